@@ -1,0 +1,163 @@
+//! The padded mailbox the move generator walks on, and its constant tables.
+//!
+//! Squares are laid out 16 to a row with three rows and columns of border on
+//! every side, so that a rook's ray, a horse's jump or an elephant's leap can
+//! step blindly and stop at a border cell instead of testing bounds. The
+//! public [`Square`](super::Square) (0–89) is converted at the edges.
+
+use super::types::{Color, Square};
+
+/// Index into the padded 256-cell board.
+pub(crate) type Cell = usize;
+
+/// A cell outside the 90 points.
+pub(crate) const OFF: u8 = 0xFF;
+/// An empty point.
+pub(crate) const EMPTY: u8 = 0;
+
+pub(crate) const N: isize = 16;
+pub(crate) const S: isize = -16;
+pub(crate) const E: isize = 1;
+pub(crate) const W: isize = -1;
+
+pub(crate) const ORTH: [isize; 4] = [N, S, E, W];
+pub(crate) const DIAG: [isize; 4] = [N + E, N + W, S + E, S + W];
+
+/// A horse's eight jumps, each with its leg (the orthogonal neighbour that
+/// must be empty): `(leg, target)` relative to the horse.
+pub(crate) const HORSE_JUMPS: [(isize, isize); 8] = [
+    (N, 2 * N + E),
+    (N, 2 * N + W),
+    (S, 2 * S + E),
+    (S, 2 * S + W),
+    (E, 2 * E + N),
+    (E, 2 * E + S),
+    (W, 2 * W + N),
+    (W, 2 * W + S),
+];
+
+/// Where a horse attacking a given point may stand, with the leg it needs
+/// empty: `(leg, horse)` relative to the attacked point. The leg of a horse
+/// attacking X is the diagonal neighbour of X towards the horse, not a
+/// neighbour of X on the line — this is the classic trap in attack tests.
+pub(crate) const HORSE_ATTACKERS: [(isize, isize); 8] = [
+    (N + E, 2 * N + E),
+    (N + W, 2 * N + W),
+    (S + E, 2 * S + E),
+    (S + W, 2 * S + W),
+    (N + E, 2 * E + N),
+    (S + E, 2 * E + S),
+    (N + W, 2 * W + N),
+    (S + W, 2 * W + S),
+];
+
+#[inline]
+pub(crate) const fn cell_of(sq: Square) -> Cell {
+    let i = sq.index();
+    (i / 9 + 3) * 16 + (i % 9 + 3)
+}
+
+#[inline]
+pub(crate) const fn square_of(cell: Cell) -> Square {
+    Square::from_index_unchecked(((cell >> 4) - 3) as u8 * 9 + ((cell & 15) - 3) as u8)
+}
+
+#[inline]
+pub(crate) const fn offset(cell: Cell, d: isize) -> Cell {
+    (cell as isize + d) as usize
+}
+
+const fn build_flags() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 90 {
+        let sq = Square::from_index_unchecked(i as u8);
+        let c = cell_of(sq);
+        let mut f = ON_BOARD;
+        if sq.in_palace(Color::Red) {
+            f |= PALACE_RED;
+        }
+        if sq.in_palace(Color::Black) {
+            f |= PALACE_BLACK;
+        }
+        if !sq.crossed_river(Color::Red) {
+            f |= HOME_RED;
+        } else {
+            f |= HOME_BLACK;
+        }
+        t[c] = f;
+        i += 1;
+    }
+    t
+}
+
+pub(crate) const ON_BOARD: u8 = 1;
+pub(crate) const PALACE_RED: u8 = 2;
+pub(crate) const PALACE_BLACK: u8 = 4;
+pub(crate) const HOME_RED: u8 = 8;
+pub(crate) const HOME_BLACK: u8 = 16;
+
+/// Per-cell flags: on the board, in either palace, on either side's half.
+pub(crate) const FLAGS: [u8; 256] = build_flags();
+
+#[inline]
+pub(crate) const fn palace_flag(color: Color) -> u8 {
+    match color {
+        Color::Red => PALACE_RED,
+        Color::Black => PALACE_BLACK,
+    }
+}
+
+#[inline]
+pub(crate) const fn home_flag(color: Color) -> u8 {
+    match color {
+        Color::Red => HOME_RED,
+        Color::Black => HOME_BLACK,
+    }
+}
+
+const fn build_cell_of_index() -> [u8; 90] {
+    let mut t = [0u8; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = cell_of(Square::from_index_unchecked(i as u8)) as u8;
+        i += 1;
+    }
+    t
+}
+
+/// Square index (0–89) to padded cell, as a table for the hot loops.
+pub(crate) const CELL_OF_INDEX: [u8; 90] = build_cell_of_index();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_round_trip_and_borders_are_wide_enough() {
+        for sq in Square::all() {
+            let c = cell_of(sq);
+            assert_eq!(square_of(c), sq);
+            assert_eq!(FLAGS[c] & ON_BOARD, ON_BOARD);
+            // Every horse jump and elephant leap from a point lands inside the array.
+            for (_, t) in HORSE_JUMPS {
+                let x = c as isize + t;
+                assert!((0..256).contains(&x));
+            }
+        }
+        assert_eq!(FLAGS.iter().filter(|&&f| f & ON_BOARD != 0).count(), 90);
+    }
+
+    #[test]
+    fn horse_attacker_legs_match_the_horses_own_legs() {
+        // A horse standing at X + h and jumping back to X uses the leg next to itself.
+        for (leg_from_target, h) in HORSE_ATTACKERS {
+            let jump = -h;
+            let found = HORSE_JUMPS.iter().find(|(_, t)| *t == jump);
+            let Some((leg_from_horse, _)) = found else {
+                panic!("no jump {jump}");
+            };
+            assert_eq!(h + leg_from_horse, leg_from_target);
+        }
+    }
+}

@@ -1,0 +1,964 @@
+//! A legal Xiangqi position: placement, side to move and Zobrist hash, with
+//! move generation and make/unmake.
+//!
+//! A [`Position`] can only be built from a [`Setup`] that passed
+//! [`Setup::validate`], so every function here may assume one king per side,
+//! pieces on their reachable points, and the side not to move not in check.
+
+use std::fmt;
+
+use super::geometry::{
+    cell_of, home_flag, offset, palace_flag, square_of, Cell, CELL_OF_INDEX, DIAG,
+    EMPTY, FLAGS, HORSE_ATTACKERS, HORSE_JUMPS, N, OFF, ORTH, S,
+};
+use super::types::{Color, Kind, Move, Piece, Square};
+use super::zobrist;
+
+/// Cell code of a piece: `1 + piece.index()`, so red is 1–7 and black 8–14.
+#[inline]
+const fn code(piece: Piece) -> u8 {
+    piece.index() as u8 + 1
+}
+
+#[inline]
+const fn code_of(color: Color, kind: Kind) -> u8 {
+    (color as u8) * 7 + kind as u8 + 1
+}
+
+#[inline]
+const fn kind_code(c: u8) -> u8 {
+    (c - 1) % 7
+}
+
+#[inline]
+fn decode(c: u8) -> Option<Piece> {
+    if c == EMPTY || c == OFF {
+        None
+    } else {
+        Piece::from_index(c as usize - 1)
+    }
+}
+
+/// Lowest and highest cell code of `color`'s pieces.
+#[inline]
+const fn code_range(color: Color) -> (u8, u8) {
+    match color {
+        Color::Red => (1, 7),
+        Color::Black => (8, 14),
+    }
+}
+
+#[inline]
+const fn bit(sq_index: usize) -> u128 {
+    1u128 << sq_index
+}
+
+/// The fixed-capacity list of moves the generator fills. No position has more
+/// than 119 pseudo-legal moves (2×17 rook, 2×17 cannon, 2×8 horse, 2×4
+/// elephant, 2×4 advisor, 4 king, 5×3 pawn), so 128 slots always suffice.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; 128],
+    len: usize,
+}
+
+impl MoveList {
+    pub fn new() -> MoveList {
+        let zero = Square::from_index_unchecked(0);
+        MoveList {
+            moves: [Move::new(zero, zero); 128],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = m;
+            self.len += 1;
+        }
+    }
+
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+/// What [`Position::make`] needs to take a move back.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: u8,
+    hash: u64,
+}
+
+impl Undo {
+    /// The piece the move captured, if any.
+    pub fn captured(&self) -> Option<Piece> {
+        decode(self.captured)
+    }
+}
+
+/// Identity of a position for the repetition rules: the placement and the
+/// side to move, compared exactly (not by hash), so that two positions are
+/// "the same" only when a referee would say so.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct RepetitionKey {
+    placement: [u8; 90],
+    side: Color,
+}
+
+/// A legal position.
+#[derive(Clone)]
+pub struct Position {
+    cells: [u8; 256],
+    occupied: [u128; 2],
+    kings: [Cell; 2],
+    side: Color,
+    hash: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.side == other.side && self.cells == other.cells
+    }
+}
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", super::fen::to_fen(self))
+    }
+}
+
+impl Position {
+    /// The standard opening position, red to move.
+    pub fn startpos() -> Position {
+        // The literal is well formed; a failure here would be a bug caught by the tests.
+        match super::fen::parse_fen(super::fen::START_FEN) {
+            Ok(p) => p,
+            Err(_) => unreachable!("the start FEN is valid"),
+        }
+    }
+
+    /// Builds a position without validation; only [`Setup::validate`] calls it.
+    fn from_board_unchecked(board: &[Option<Piece>; 90], side: Color) -> Position {
+        let mut cells = [OFF; 256];
+        let mut occupied = [0u128; 2];
+        let mut kings = [0usize; 2];
+        let mut hash = 0u64;
+        for sq in Square::all() {
+            let c = cell_of(sq);
+            match board[sq.index()] {
+                Some(p) => {
+                    cells[c] = code(p);
+                    occupied[p.color.index()] |= bit(sq.index());
+                    hash ^= zobrist::piece_key(p, sq);
+                    if p.kind == Kind::King {
+                        kings[p.color.index()] = c;
+                    }
+                }
+                None => cells[c] = EMPTY,
+            }
+        }
+        if side == Color::Black {
+            hash ^= zobrist::BLACK_TO_MOVE;
+        }
+        Position {
+            cells,
+            occupied,
+            kings,
+            side,
+            hash,
+        }
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        decode(self.cells[cell_of(sq)])
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Where `color`'s king stands.
+    #[inline]
+    pub fn king(&self, color: Color) -> Square {
+        square_of(self.kings[color.index()])
+    }
+
+    /// The incremental Zobrist hash of placement and side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash recomputed from scratch; equals [`Position::hash`] always.
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut h = if self.side == Color::Black {
+            zobrist::BLACK_TO_MOVE
+        } else {
+            0
+        };
+        for (sq, p) in self.pieces() {
+            h ^= zobrist::piece_key(p, sq);
+        }
+        h
+    }
+
+    /// Placement and side to move, for detecting repetitions exactly.
+    pub fn repetition_key(&self) -> RepetitionKey {
+        let mut placement = [0u8; 90];
+        for (i, slot) in placement.iter_mut().enumerate() {
+            *slot = self.cells[CELL_OF_INDEX[i] as usize];
+        }
+        RepetitionKey {
+            placement,
+            side: self.side,
+        }
+    }
+
+    /// Every piece with its square, rank 0 first.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        Square::all().filter_map(move |sq| self.piece_at(sq).map(|p| (sq, p)))
+    }
+
+    /// The pieces of one side.
+    pub fn pieces_of(&self, color: Color) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.pieces().filter(move |(_, p)| p.color == color)
+    }
+
+    /// How many pieces of `piece`'s colour and kind are on the board.
+    pub fn count(&self, piece: Piece) -> usize {
+        self.pieces().filter(|&(_, p)| p == piece).count()
+    }
+
+    /// The unchecked form of this position.
+    pub fn to_setup(&self) -> Setup {
+        let mut board = [None; 90];
+        for (sq, p) in self.pieces() {
+            board[sq.index()] = Some(p);
+        }
+        Setup {
+            board,
+            side: self.side,
+        }
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.is_in_check(self.side)
+    }
+
+    /// Whether `color`'s king is attacked (including by the facing king).
+    pub fn is_in_check(&self, color: Color) -> bool {
+        king_attacked(&self.cells, self.kings[color.index()], color.opponent())
+    }
+
+    /// Whether a piece of `by` could move to `sq` by the movement rules alone
+    /// (legs, eyes, screens, the river and the palace respected; pins and the
+    /// mover's own king not considered). The facing kings count: a king
+    /// "attacks" the other king along an open file.
+    pub fn is_attacked_by(&self, sq: Square, by: Color) -> bool {
+        let c = cell_of(sq);
+        king_attacked(&self.cells, c, by) || palace_step_attacked(&self.cells, c, by)
+    }
+
+    /// All legal moves of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.for_each_legal(|m| list.push(m));
+        list
+    }
+
+    /// The number of legal moves, without building a list (perft's bulk count).
+    pub fn count_legal(&self) -> u64 {
+        let mut n = 0u64;
+        self.for_each_legal(|_| n += 1);
+        n
+    }
+
+    /// Whether the side to move has a legal move. In Xiangqi a side without
+    /// one has lost, whether it is in check (将死) or not (困毙).
+    pub fn has_legal_move(&self) -> bool {
+        // Cheap enough: a full generation is a few hundred nanoseconds.
+        self.count_legal() > 0
+    }
+
+    /// Checkmated: in check with no legal move.
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !self.has_legal_move()
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let from = cell_of(m.from);
+        let to = cell_of(m.to);
+        let c = self.cells[from];
+        let (lo, hi) = code_range(self.side);
+        if c < lo || c > hi {
+            return false;
+        }
+        let mut pseudo = false;
+        self.generate_from(from, &mut |f, t| {
+            if f == from && t == to {
+                pseudo = true;
+            }
+        });
+        if !pseudo {
+            return false;
+        }
+        let mut scratch = self.cells;
+        leaves_king_safe(
+            &mut scratch,
+            from,
+            to,
+            self.kings[self.side.index()],
+            self.side.opponent(),
+        )
+    }
+
+    /// Plays a legal move and returns what is needed to take it back. The
+    /// move must come from [`Position::legal_moves`] (or pass
+    /// [`Position::is_legal`]); anything else leaves a meaningless position.
+    #[inline]
+    pub fn make(&mut self, m: Move) -> Undo {
+        let from = cell_of(m.from);
+        let to = cell_of(m.to);
+        let pc = self.cells[from];
+        let cap = self.cells[to];
+        let undo = Undo {
+            captured: cap,
+            hash: self.hash,
+        };
+        let us = self.side.index();
+        let pi = pc as usize - 1;
+        let mut h = self.hash
+            ^ zobrist::piece_key_raw(pi, m.from.index())
+            ^ zobrist::piece_key_raw(pi, m.to.index())
+            ^ zobrist::BLACK_TO_MOVE;
+        if cap != EMPTY {
+            h ^= zobrist::piece_key_raw(cap as usize - 1, m.to.index());
+            self.occupied[1 - us] &= !bit(m.to.index());
+        }
+        self.occupied[us] ^= bit(m.from.index()) | bit(m.to.index());
+        self.cells[to] = pc;
+        self.cells[from] = EMPTY;
+        if kind_code(pc) == Kind::King as u8 {
+            self.kings[us] = to;
+        }
+        self.side = self.side.opponent();
+        self.hash = h;
+        undo
+    }
+
+    /// Takes back `m`, which must be the last move made.
+    #[inline]
+    pub fn unmake(&mut self, m: Move, undo: Undo) {
+        let from = cell_of(m.from);
+        let to = cell_of(m.to);
+        self.side = self.side.opponent();
+        let us = self.side.index();
+        let pc = self.cells[to];
+        self.cells[from] = pc;
+        self.cells[to] = undo.captured;
+        self.occupied[us] ^= bit(m.from.index()) | bit(m.to.index());
+        if undo.captured != EMPTY {
+            self.occupied[1 - us] |= bit(m.to.index());
+        }
+        if kind_code(pc) == Kind::King as u8 {
+            self.kings[us] = from;
+        }
+        self.hash = undo.hash;
+    }
+
+    /// Passes the turn without moving (a "null move"), for questions such as
+    /// the mate threat's "had the mover another move now". The result may
+    /// leave the new side to move's opponent in check; callers that search
+    /// from it must treat such a position as "the king can be taken".
+    #[inline]
+    pub fn pass(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= zobrist::BLACK_TO_MOVE;
+    }
+
+    /// Plays `m` on a copy after checking that it is legal.
+    pub fn play(&self, m: Move) -> Result<Position, IllegalMove> {
+        if !self.is_legal(m) {
+            return Err(self.why_illegal(m));
+        }
+        let mut next = self.clone();
+        next.make(m);
+        Ok(next)
+    }
+
+    /// Explains why `m` is not legal here.
+    pub fn why_illegal(&self, m: Move) -> IllegalMove {
+        let piece = self.piece_at(m.from);
+        let reason = match piece {
+            None => IllegalReason::NoPiece,
+            Some(p) if p.color != self.side => IllegalReason::WrongSide,
+            Some(p) => {
+                if self.piece_at(m.to).map(|q| q.color) == Some(p.color) {
+                    IllegalReason::OwnPieceOnTarget
+                } else {
+                    let mut pseudo = false;
+                    let from = cell_of(m.from);
+                    let to = cell_of(m.to);
+                    self.generate_from(from, &mut |f, t| pseudo |= f == from && t == to);
+                    if !pseudo {
+                        IllegalReason::NotHowThePieceMoves
+                    } else if self.in_check() {
+                        IllegalReason::LeavesKingInCheck { was_in_check: true }
+                    } else {
+                        let mut scratch = self.cells;
+                        let kc = if p.kind == Kind::King {
+                            to
+                        } else {
+                            self.kings[self.side.index()]
+                        };
+                        scratch[to] = scratch[from];
+                        scratch[from] = EMPTY;
+                        if p.kind == Kind::King || !kings_face(&scratch, kc) {
+                            IllegalReason::LeavesKingInCheck {
+                                was_in_check: false,
+                            }
+                        } else {
+                            IllegalReason::KingsFace
+                        }
+                    }
+                }
+            }
+        };
+        IllegalMove {
+            mv: m,
+            piece,
+            reason,
+        }
+    }
+
+    /// Calls `f` for every pseudo-legal move of the side to move.
+    #[inline]
+    fn generate(&self, f: &mut impl FnMut(Cell, Cell)) {
+        let mut bits = self.occupied[self.side.index()];
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.generate_from(CELL_OF_INDEX[i] as usize, f);
+        }
+    }
+
+    /// Pseudo-legal moves of the piece on `from` (which must belong to the side to move).
+    #[inline]
+    fn generate_from(&self, from: Cell, f: &mut impl FnMut(Cell, Cell)) {
+        let cells = &self.cells;
+        let us = self.side;
+        let (lo, hi) = code_range(us.opponent());
+        let target_ok = |c: u8| c == EMPTY || (c >= lo && c <= hi);
+        let c = cells[from];
+        if c == EMPTY || c == OFF {
+            return;
+        }
+        match kind_code(c) {
+            // Rook
+            4 => {
+                for d in ORTH {
+                    let mut t = offset(from, d);
+                    loop {
+                        let x = cells[t];
+                        if x == EMPTY {
+                            f(from, t);
+                            t = offset(t, d);
+                            continue;
+                        }
+                        if x >= lo && x <= hi {
+                            f(from, t);
+                        }
+                        break;
+                    }
+                }
+            }
+            // Cannon
+            5 => {
+                for d in ORTH {
+                    let mut t = offset(from, d);
+                    while cells[t] == EMPTY {
+                        f(from, t);
+                        t = offset(t, d);
+                    }
+                    if cells[t] == OFF {
+                        continue;
+                    }
+                    t = offset(t, d);
+                    while cells[t] == EMPTY {
+                        t = offset(t, d);
+                    }
+                    let x = cells[t];
+                    if x >= lo && x <= hi {
+                        f(from, t);
+                    }
+                }
+            }
+            // Horse
+            3 => {
+                for (leg, jump) in HORSE_JUMPS {
+                    if cells[offset(from, leg)] == EMPTY {
+                        let t = offset(from, jump);
+                        if target_ok(cells[t]) {
+                            f(from, t);
+                        }
+                    }
+                }
+            }
+            // Pawn
+            6 => {
+                let fwd = if us == Color::Red { N } else { S };
+                let t = offset(from, fwd);
+                if target_ok(cells[t]) {
+                    f(from, t);
+                }
+                if FLAGS[from] & home_flag(us) == 0 {
+                    for d in [1isize, -1] {
+                        let t = offset(from, d);
+                        if target_ok(cells[t]) {
+                            f(from, t);
+                        }
+                    }
+                }
+            }
+            // Elephant
+            2 => {
+                let home = home_flag(us);
+                for d in DIAG {
+                    if cells[offset(from, d)] == EMPTY {
+                        let t = offset(from, 2 * d);
+                        if FLAGS[t] & home != 0 && target_ok(cells[t]) {
+                            f(from, t);
+                        }
+                    }
+                }
+            }
+            // Advisor
+            1 => {
+                let palace = palace_flag(us);
+                for d in DIAG {
+                    let t = offset(from, d);
+                    if FLAGS[t] & palace != 0 && target_ok(cells[t]) {
+                        f(from, t);
+                    }
+                }
+            }
+            // King
+            _ => {
+                let palace = palace_flag(us);
+                for d in ORTH {
+                    let t = offset(from, d);
+                    if FLAGS[t] & palace != 0 && target_ok(cells[t]) {
+                        f(from, t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `f` for every legal move. A move needs the full "is my king
+    /// attacked afterwards" test only if the side is in check, the king
+    /// moves, or the move touches the king's rank or file or a horse-leg
+    /// point next to the king: only those can open or close a line onto the
+    /// king (a cannon gains its screen too when a piece steps onto the line).
+    #[inline]
+    fn for_each_legal(&self, mut f: impl FnMut(Move)) {
+        let us = self.side;
+        let them = us.opponent();
+        let ksq = self.kings[us.index()];
+        let in_check = king_attacked(&self.cells, ksq, them);
+        let mut scratch = self.cells;
+        let krank = ksq >> 4;
+        let kfile = ksq & 15;
+        self.generate(&mut |from, to| {
+            let risky = in_check
+                || from == ksq
+                || from >> 4 == krank
+                || from & 15 == kfile
+                || to >> 4 == krank
+                || to & 15 == kfile
+                || matches!(from as isize - ksq as isize, 15 | 17 | -15 | -17);
+            if !risky || leaves_king_safe(&mut scratch, from, to, ksq, them) {
+                f(Move::new(square_of(from), square_of(to)));
+            }
+        });
+    }
+}
+
+/// Makes `from → to` on `cells`, asks whether the mover's king is attacked by
+/// `them`, and restores the cells.
+#[inline]
+fn leaves_king_safe(cells: &mut [u8; 256], from: Cell, to: Cell, ksq: Cell, them: Color) -> bool {
+    let captured = cells[to];
+    cells[to] = cells[from];
+    cells[from] = EMPTY;
+    let king = if from == ksq { to } else { ksq };
+    let safe = !king_attacked(cells, king, them);
+    cells[from] = cells[to];
+    cells[to] = captured;
+    safe
+}
+
+/// Whether the king on `k` sees the other king along an open file.
+fn kings_face(cells: &[u8; 256], k: Cell) -> bool {
+    for d in [N, S] {
+        let mut t = offset(k, d);
+        while cells[t] == EMPTY {
+            t = offset(t, d);
+        }
+        let x = cells[t];
+        if x != OFF && kind_code(x) == Kind::King as u8 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a piece of `by` attacks the point `sq` by rook, cannon, horse or
+/// pawn movement, or by the facing king along the file. Kings, advisors and
+/// elephants' steps are left out: they can never reach the other side's king.
+#[inline]
+fn king_attacked(cells: &[u8; 256], sq: Cell, by: Color) -> bool {
+    let rook = code_of(by, Kind::Rook);
+    let cannon = code_of(by, Kind::Cannon);
+    let king = code_of(by, Kind::King);
+    for d in ORTH {
+        let mut t = offset(sq, d);
+        while cells[t] == EMPTY {
+            t = offset(t, d);
+        }
+        let x = cells[t];
+        if x == OFF {
+            continue;
+        }
+        if x == rook || (x == king && (d == N || d == S)) {
+            return true;
+        }
+        t = offset(t, d);
+        while cells[t] == EMPTY {
+            t = offset(t, d);
+        }
+        if cells[t] == cannon {
+            return true;
+        }
+    }
+    let horse = code_of(by, Kind::Horse);
+    for (leg, h) in HORSE_ATTACKERS {
+        if cells[offset(sq, h)] == horse && cells[offset(sq, leg)] == EMPTY {
+            return true;
+        }
+    }
+    let pawn = code_of(by, Kind::Pawn);
+    let behind = if by == Color::Red { S } else { N };
+    if cells[offset(sq, behind)] == pawn {
+        return true;
+    }
+    if FLAGS[sq] & home_flag(by) == 0 && (cells[offset(sq, 1)] == pawn || cells[offset(sq, -1)] == pawn) {
+        return true;
+    }
+    false
+}
+
+/// Attacks by king, advisor and elephant steps (the pieces that stay home).
+fn palace_step_attacked(cells: &[u8; 256], sq: Cell, by: Color) -> bool {
+    let home = home_flag(by);
+    if FLAGS[sq] & home == 0 {
+        return false;
+    }
+    let palace = palace_flag(by);
+    if FLAGS[sq] & palace != 0 {
+        let king = code_of(by, Kind::King);
+        let advisor = code_of(by, Kind::Advisor);
+        if ORTH.iter().any(|&d| cells[offset(sq, d)] == king)
+            || DIAG.iter().any(|&d| cells[offset(sq, d)] == advisor)
+        {
+            return true;
+        }
+    }
+    let elephant = code_of(by, Kind::Elephant);
+    DIAG.iter()
+        .any(|&d| cells[offset(sq, 2 * d)] == elephant && cells[offset(sq, d)] == EMPTY)
+}
+
+/// Why a move is not legal, for diagnostics.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum IllegalReason {
+    NoPiece,
+    WrongSide,
+    OwnPieceOnTarget,
+    NotHowThePieceMoves,
+    LeavesKingInCheck { was_in_check: bool },
+    KingsFace,
+}
+
+/// A move that is not legal in a position, with the reason.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    pub mv: Move,
+    pub piece: Option<Piece>,
+    pub reason: IllegalReason,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let m = self.mv;
+        match (self.reason, self.piece) {
+            (IllegalReason::NoPiece, _) => write!(f, "no piece stands on {} to play `{m}`", m.from),
+            (IllegalReason::WrongSide, Some(p)) => write!(
+                f,
+                "`{m}` moves a {} {} but it is {}'s turn",
+                p.color,
+                p.kind.english(),
+                p.color.opponent()
+            ),
+            (IllegalReason::OwnPieceOnTarget, _) => {
+                write!(f, "`{m}` lands on a piece of the mover's own side")
+            }
+            (IllegalReason::NotHowThePieceMoves, Some(p)) => {
+                write!(f, "a {} cannot move {} to {}", p.kind.english(), m.from, m.to)
+            }
+            (IllegalReason::LeavesKingInCheck { was_in_check: true }, _) => {
+                write!(f, "`{m}` does not answer the check")
+            }
+            (IllegalReason::LeavesKingInCheck { .. }, _) => {
+                write!(f, "`{m}` leaves the mover's king in check")
+            }
+            (IllegalReason::KingsFace, _) => {
+                write!(f, "`{m}` leaves the two kings facing on an open file")
+            }
+            (_, None) => write!(f, "`{m}` is not legal"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// An unvalidated position: any placement, any side to move. Turn it into a
+/// [`Position`] with [`Setup::validate`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub board: [Option<Piece>; 90],
+    pub side: Color,
+}
+
+impl Setup {
+    pub fn empty() -> Setup {
+        Setup {
+            board: [None; 90],
+            side: Color::Red,
+        }
+    }
+
+    pub fn put(&mut self, sq: Square, piece: Option<Piece>) {
+        self.board[sq.index()] = piece;
+    }
+
+    /// Checks every rule a real position obeys and returns all the
+    /// violations found, in board order, or the position.
+    pub fn validate(&self) -> Result<Position, Vec<SetupError>> {
+        let mut errors = Vec::new();
+        let mut counts = [0usize; 14];
+        let mut kings: [Option<Square>; 2] = [None, None];
+        for sq in Square::all() {
+            let Some(p) = self.board[sq.index()] else {
+                continue;
+            };
+            counts[p.index()] += 1;
+            let limit = match p.kind {
+                Kind::King => 1,
+                Kind::Pawn => 5,
+                _ => 2,
+            };
+            if counts[p.index()] > limit {
+                errors.push(SetupError::TooMany {
+                    piece: p,
+                    square: sq,
+                    limit,
+                });
+                continue;
+            }
+            let placed_ok = match p.kind {
+                Kind::King => sq.in_palace(p.color),
+                Kind::Advisor => sq.is_advisor_point(p.color),
+                Kind::Elephant => sq.is_elephant_point(p.color),
+                Kind::Pawn => sq.is_pawn_point(p.color),
+                _ => true,
+            };
+            if !placed_ok {
+                errors.push(SetupError::Misplaced { piece: p, square: sq });
+            }
+            if p.kind == Kind::King {
+                kings[p.color.index()] = Some(sq);
+            }
+        }
+        for color in Color::ALL {
+            if kings[color.index()].is_none() {
+                errors.push(SetupError::MissingKing { color });
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let pos = Position::from_board_unchecked(&self.board, self.side);
+        let red = pos.king(Color::Red);
+        let black = pos.king(Color::Black);
+        if kings_face(&pos.cells, pos.kings[0]) {
+            errors.push(SetupError::KingsFacing { red, black });
+        } else if pos.is_in_check(self.side.opponent()) {
+            errors.push(SetupError::OpponentInCheck {
+                color: self.side.opponent(),
+                king: pos.king(self.side.opponent()),
+            });
+        }
+        if errors.is_empty() {
+            Ok(pos)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// A rule of the board that a [`Setup`] breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    MissingKing { color: Color },
+    TooMany { piece: Piece, square: Square, limit: usize },
+    Misplaced { piece: Piece, square: Square },
+    KingsFacing { red: Square, black: Square },
+    OpponentInCheck { color: Color, king: Square },
+}
+
+impl SetupError {
+    /// The square the error is about, for pointing at it.
+    pub fn square(&self) -> Option<Square> {
+        match *self {
+            SetupError::MissingKing { .. } => None,
+            SetupError::TooMany { square, .. } | SetupError::Misplaced { square, .. } => Some(square),
+            SetupError::KingsFacing { black, .. } => Some(black),
+            SetupError::OpponentInCheck { king, .. } => Some(king),
+        }
+    }
+
+    /// A stable code, `qili::fen::…`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SetupError::MissingKing { .. } => "qili::fen::missing_king",
+            SetupError::TooMany { piece, .. } if piece.kind == Kind::King => "qili::fen::extra_king",
+            SetupError::TooMany { .. } => "qili::fen::too_many_pieces",
+            SetupError::Misplaced { piece, .. } => match piece.kind {
+                Kind::King => "qili::fen::king_outside_palace",
+                Kind::Advisor => "qili::fen::advisor_off_points",
+                Kind::Elephant => "qili::fen::elephant_off_points",
+                _ => "qili::fen::pawn_off_points",
+            },
+            SetupError::KingsFacing { .. } => "qili::fen::kings_facing",
+            SetupError::OpponentInCheck { .. } => "qili::fen::side_not_to_move_in_check",
+        }
+    }
+
+    /// What to do about it.
+    pub fn help(&self) -> String {
+        match self {
+            SetupError::MissingKing { color } => format!(
+                "every position has exactly one {} king ({})",
+                color,
+                Piece::new(*color, Kind::King).fen_char()
+            ),
+            SetupError::TooMany { piece, limit, .. } => format!(
+                "a side has at most {limit} {}; Xiangqi has no promotion",
+                plural(piece.kind, *limit)
+            ),
+            SetupError::Misplaced { piece, .. } => match piece.kind {
+                Kind::King => "the king never leaves its palace: files d–f, ranks 0–2 for red, 7–9 for black".into(),
+                Kind::Advisor => "an advisor stands only on the palace's four corners and its centre".into(),
+                Kind::Elephant => "an elephant stands only on its seven points and never crosses the river".into(),
+                _ => "a pawn never moves back; before the river it stands on files a, c, e, g, i, ranks 3–4 from its side".into(),
+            },
+            SetupError::KingsFacing { .. } => {
+                "the kings may not face each other on an open file (飞将); put a piece between them".into()
+            }
+            SetupError::OpponentInCheck { color, .. } => format!(
+                "{color} is in check although it is not {color}'s turn; check the side-to-move field"
+            ),
+        }
+    }
+}
+
+fn plural(kind: Kind, n: usize) -> String {
+    if n == 1 {
+        kind.english().to_string()
+    } else {
+        format!("{}s", kind.english())
+    }
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::MissingKing { color } => write!(f, "the {color} king is missing"),
+            SetupError::TooMany { piece, square, .. } if piece.kind == Kind::King => {
+                write!(f, "a second {} king on {square}", piece.color)
+            }
+            SetupError::TooMany { piece, square, limit } => write!(
+                f,
+                "too many {} {}: the one on {square} is number {}",
+                piece.color,
+                plural(piece.kind, 2),
+                limit + 1
+            ),
+            SetupError::Misplaced { piece, square } => match piece.kind {
+                Kind::King => write!(f, "the {} king on {square} is outside its palace", piece.color),
+                Kind::Pawn => write!(f, "a {} pawn can never stand on {square}", piece.color),
+                _ => write!(
+                    f,
+                    "a {} {} can never stand on {square}",
+                    piece.color,
+                    piece.kind.english()
+                ),
+            },
+            SetupError::KingsFacing { red, black } => {
+                write!(f, "the kings face each other on an open file ({red} and {black})")
+            }
+            SetupError::OpponentInCheck { color, king } => {
+                write!(f, "the {color} king on {king} is in check but it is not {color} to move")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}

@@ -1,0 +1,1 @@
+//! Move notations: ICCS coordinates, WXF and Chinese, read and written.

@@ -1,0 +1,1 @@
+//! The board facts the rulebooks ask about.
