@@ -9,7 +9,7 @@ use std::fmt;
 
 use super::geometry::{
     cell_of, home_flag, offset, palace_flag, square_of, Cell, CELL_OF_INDEX, DIAG,
-    EMPTY, FLAGS, HORSE_ATTACKERS, HORSE_JUMPS, N, OFF, ORTH, S,
+    EMPTY, FLAGS, HORSE_ATTACKERS, HORSE_JUMPS, INDEX_OF_CELL, N, OFF, ORTH, S,
 };
 use super::types::{Color, Kind, Move, Piece, Square};
 use super::zobrist;
@@ -467,17 +467,6 @@ impl Position {
         }
     }
 
-    /// Calls `f` for every pseudo-legal move of the side to move.
-    #[inline]
-    fn generate(&self, f: &mut impl FnMut(Cell, Cell)) {
-        let mut bits = self.occupied[self.side.index()];
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            self.generate_from(CELL_OF_INDEX[i] as usize, f);
-        }
-    }
-
     /// Pseudo-legal moves of the piece on `from` (which must belong to the side to move).
     #[inline]
     fn generate_from(&self, from: Cell, f: &mut impl FnMut(Cell, Cell)) {
@@ -591,32 +580,122 @@ impl Position {
         }
     }
 
-    /// Calls `f` for every legal move. A move needs the full "is my king
-    /// attacked afterwards" test only if the side is in check, the king
-    /// moves, or the move touches the king's rank or file or a horse-leg
-    /// point next to the king: only those can open or close a line onto the
-    /// king (a cannon gains its screen too when a piece steps onto the line).
+    /// Calls `f` for every legal move. Most moves cannot change whether the
+    /// mover's king is attacked, so only the moves [`Position::risk_masks`]
+    /// flags are played out on a scratch board and tested; a piece whose
+    /// point is not flagged, when no entry point is flagged either, has all
+    /// its pseudo-legal moves legal.
     #[inline]
     fn for_each_legal(&self, mut f: impl FnMut(Move)) {
         let us = self.side;
         let them = us.opponent();
         let ksq = self.kings[us.index()];
-        let in_check = king_attacked(&self.cells, ksq, them);
-        let mut scratch = self.cells;
-        let krank = ksq >> 4;
-        let kfile = ksq & 15;
-        self.generate(&mut |from, to| {
-            let risky = in_check
-                || from == ksq
-                || from >> 4 == krank
-                || from & 15 == kfile
-                || to >> 4 == krank
-                || to & 15 == kfile
-                || matches!(from as isize - ksq as isize, 15 | 17 | -15 | -17);
-            if !risky || leaves_king_safe(&mut scratch, from, to, ksq, them) {
-                f(Move::new(square_of(from), square_of(to)));
+        let (risky_from, risky_to) = self.risk_masks(ksq, them).unwrap_or((u128::MAX, u128::MAX));
+        let mut scratch: Option<[u8; 256]> = None;
+        let mut bits = self.occupied[us.index()];
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let from = CELL_OF_INDEX[i] as usize;
+            let sq = Square::from_index_unchecked(i as u8);
+            if (risky_from >> i) & 1 != 0 {
+                self.generate_from(from, &mut |_, to| {
+                    if leaves_king_safe(scratch.get_or_insert(self.cells), from, to, ksq, them) {
+                        f(Move::new(sq, square_of(to)));
+                    }
+                });
+            } else if risky_to == 0 {
+                self.generate_from(from, &mut |_, to| f(Move::new(sq, square_of(to))));
+            } else {
+                self.generate_from(from, &mut |_, to| {
+                    let ti = INDEX_OF_CELL[to];
+                    if (risky_to >> ti) & 1 == 0
+                        || leaves_king_safe(scratch.get_or_insert(self.cells), from, to, ksq, them)
+                    {
+                        f(Move::new(sq, Square::from_index_unchecked(ti)));
+                    }
+                });
             }
-        });
+        }
+    }
+
+    /// For a king not in check: the points a piece may not leave, and the
+    /// points a piece may not enter, without possibly exposing the king.
+    /// Leaving: the king itself, the first piece on a line towards an enemy
+    /// rook or the facing king, the two pieces in front of an enemy cannon
+    /// two pieces away, and the leg of an enemy horse aimed at the king.
+    /// Entering: the empty points between the king and an enemy cannon with
+    /// no screen (the newcomer would become the screen). `None` when the
+    /// king is in check: then every move is tested. The same four scans
+    /// answer both questions, which is why they live in one function.
+    #[inline]
+    fn risk_masks(&self, k: Cell, them: Color) -> Option<(u128, u128)> {
+        let cells = &self.cells;
+        let rook = code_of(them, Kind::Rook);
+        let cannon = code_of(them, Kind::Cannon);
+        let king = code_of(them, Kind::King);
+        let horse = code_of(them, Kind::Horse);
+        let ib = |c: Cell| bit(INDEX_OF_CELL[c] as usize);
+        let mut from_mask = ib(k);
+        let mut to_mask = 0u128;
+        for d in ORTH {
+            let mut t = offset(k, d);
+            let mut between = 0u128;
+            while cells[t] == EMPTY {
+                between |= ib(t);
+                t = offset(t, d);
+            }
+            let p1 = t;
+            let c1 = cells[p1];
+            if c1 == OFF {
+                continue;
+            }
+            if c1 == rook || (c1 == king && (d == N || d == S)) {
+                return None;
+            }
+            if c1 == cannon {
+                to_mask |= between;
+            }
+            t = offset(t, d);
+            while cells[t] == EMPTY {
+                t = offset(t, d);
+            }
+            let p2 = t;
+            let c2 = cells[p2];
+            if c2 == OFF {
+                continue;
+            }
+            if c2 == cannon {
+                return None;
+            }
+            if c2 == rook || (c2 == king && (d == N || d == S)) {
+                from_mask |= ib(p1);
+            }
+            t = offset(t, d);
+            while cells[t] == EMPTY {
+                t = offset(t, d);
+            }
+            if cells[t] == cannon {
+                from_mask |= ib(p1) | ib(p2);
+            }
+        }
+        for (leg, h) in HORSE_ATTACKERS {
+            if cells[offset(k, h)] == horse {
+                if cells[offset(k, leg)] == EMPTY {
+                    return None;
+                }
+                from_mask |= ib(offset(k, leg));
+            }
+        }
+        let pawn = code_of(them, Kind::Pawn);
+        let behind = if them == Color::Red { S } else { N };
+        if cells[offset(k, behind)] == pawn
+            || (FLAGS[k] & home_flag(them) == 0
+                && (cells[offset(k, 1)] == pawn || cells[offset(k, -1)] == pawn))
+        {
+            return None;
+        }
+        Some((from_mask, to_mask))
     }
 }
 
