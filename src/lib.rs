@@ -9,3 +9,4 @@
 pub mod board;
 pub mod notation;
 pub mod tactics;
+pub mod cli;

@@ -1,1 +1,5 @@
-fn main() {}
+use clap::Parser;
+
+fn main() -> miette::Result<()> {
+    qili::cli::run(qili::cli::Cli::parse())
+}

@@ -131,7 +131,7 @@ pub fn parse_setup(fen: &str) -> Result<(Setup, Spans, Range<usize>), FenError> 
     match fields.get(1) {
         None => problems.push(FenProblem::new(
             fen,
-            placement_span.end..placement_span.end,
+            placement_span.end.saturating_sub(1)..placement_span.end,
             FenProblemKind::MissingSide,
         )),
         Some(&(side, start)) => match side {
@@ -316,7 +316,7 @@ impl fmt::Display for FenProblem {
                 write!(f, "unknown piece letter `{ch}` at column {}", self.column)
             }
             FenProblemKind::ZeroDigit => write!(f, "`0` is not an empty-point count (column {})", self.column),
-            FenProblemKind::MissingSide => write!(f, "the side to move is missing (column {})", self.column),
+            FenProblemKind::MissingSide => write!(f, "the side to move is missing after column {}", self.column),
             FenProblemKind::BadSide { found } => {
                 write!(f, "unknown side to move `{found}` at column {}", self.column)
             }

@@ -3,6 +3,7 @@
 //! Everything the rules are judged on stands here, so this layer is correct
 //! before it is fast and fast because the judge asks it many questions.
 
+pub mod diagram;
 pub mod fen;
 pub(crate) mod geometry;
 pub mod perft;

@@ -868,12 +868,14 @@ impl Setup {
     }
 
     /// Checks every rule a real position obeys and returns all the
-    /// violations found, in board order, or the position.
+    /// violations found, in the order a FEN writes the board, or the position.
     pub fn validate(&self) -> Result<Position, Vec<SetupError>> {
         let mut errors = Vec::new();
         let mut counts = [0usize; 14];
         let mut kings: [Option<Square>; 2] = [None, None];
-        for sq in Square::all() {
+        // FEN order (rank 9 first), so that "the second king" is the second one written.
+        let fen_order = (0..10u8).rev().flat_map(|r| (0..9u8).map(move |f| r * 9 + f));
+        for sq in fen_order.filter_map(|i| Square::from_index(i as usize)) {
             let Some(p) = self.board[sq.index()] else {
                 continue;
             };

@@ -1,0 +1,55 @@
+//! The `qili` command line: one subcommand per job, each a thin layer over
+//! the library that turns its typed errors into miette diagnostics.
+
+mod perft;
+mod show;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use miette::Result;
+
+/// qili — rules on Xiangqi repetition positions (棋例) under every rulebook edition.
+#[derive(Debug, Parser)]
+#[command(name = "qili", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the leaves of the legal-move tree (the last line printed is the total).
+    Perft(perft::PerftArgs),
+    /// Parse a move in any notation and show it in every notation.
+    Move(show::MoveArgs),
+    /// Validate a FEN and draw the position.
+    Board(show::BoardArgs),
+}
+
+/// Output format shared by the subcommands that have a machine-readable form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+/// Runs the parsed command line, writing to stdout.
+pub fn run(cli: Cli) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match cli.command {
+        Command::Perft(args) => perft::run(&args, &mut out),
+        Command::Move(args) => show::run_move(&args, &mut out),
+        Command::Board(args) => show::run_board(&args, &mut out),
+    }
+}
+
+/// Parses a FEN given on the command line into a position, or a diagnostic.
+pub(crate) fn position_arg(fen: &str) -> Result<crate::board::Position> {
+    crate::board::parse_fen(fen).map_err(miette::Report::new)
+}
+
+/// Writes to the output, turning an I/O failure (a closed pipe) into a diagnostic.
+pub(crate) fn emit(out: &mut dyn std::io::Write, text: &str) -> Result<()> {
+    out.write_all(text.as_bytes())
+        .map_err(|e| miette::miette!(code = "qili::io", "cannot write the output: {e}"))
+}
