@@ -174,3 +174,77 @@ mod tests {
         }
     }
 }
+
+/// What a rook or cannon standing at `pos` of a line of `len` points sees,
+/// given the line's occupancy `occ` (one bit a point): the low 16 bits are
+/// the points a rook reaches (the empty run each way plus the first piece),
+/// the high 16 bits the cannon's capture points (the first piece beyond the
+/// screen each way).
+const fn slide_entry(pos: usize, occ: u32, len: usize) -> u32 {
+    let mut reach = 0u32;
+    let mut cap = 0u32;
+    let mut i = pos + 1;
+    while i < len && occ & (1 << i) == 0 {
+        reach |= 1 << i;
+        i += 1;
+    }
+    if i < len {
+        reach |= 1 << i;
+        i += 1;
+        while i < len && occ & (1 << i) == 0 {
+            i += 1;
+        }
+        if i < len {
+            cap |= 1 << i;
+        }
+    }
+    let mut j = pos as isize - 1;
+    while j >= 0 && occ & (1 << j) == 0 {
+        reach |= 1 << j;
+        j -= 1;
+    }
+    if j >= 0 {
+        reach |= 1 << j;
+        j -= 1;
+        while j >= 0 && occ & (1 << j) == 0 {
+            j -= 1;
+        }
+        if j >= 0 {
+            cap |= 1 << j;
+        }
+    }
+    reach | (cap << 16)
+}
+
+const fn build_rank_slides() -> [[u32; 512]; 9] {
+    let mut t = [[0u32; 512]; 9];
+    let mut f = 0;
+    while f < 9 {
+        let mut occ = 0;
+        while occ < 512 {
+            t[f][occ] = slide_entry(f, occ as u32, 9);
+            occ += 1;
+        }
+        f += 1;
+    }
+    t
+}
+
+const fn build_file_slides() -> [[u32; 1024]; 10] {
+    let mut t = [[0u32; 1024]; 10];
+    let mut r = 0;
+    while r < 10 {
+        let mut occ = 0;
+        while occ < 1024 {
+            t[r][occ] = slide_entry(r, occ as u32, 10);
+            occ += 1;
+        }
+        r += 1;
+    }
+    t
+}
+
+/// Sliding along a rank: `[file][rank occupancy]`, see [`slide_entry`].
+pub(crate) static RANK_SLIDES: [[u32; 512]; 9] = build_rank_slides();
+/// Sliding along a file: `[rank][file occupancy]`, see [`slide_entry`].
+pub(crate) static FILE_SLIDES: [[u32; 1024]; 10] = build_file_slides();

@@ -9,7 +9,7 @@ use std::fmt;
 
 use super::geometry::{
     cell_of, home_flag, offset, palace_flag, square_of, Cell, CELL_OF_INDEX, DIAG,
-    EMPTY, FLAGS, HORSE_ATTACKERS, HORSE_JUMPS, INDEX_OF_CELL, N, OFF, ORTH, S,
+    EMPTY, FILE_SLIDES, FLAGS, HORSE_ATTACKERS, HORSE_JUMPS, INDEX_OF_CELL, N, OFF, ORTH, RANK_SLIDES, S,
 };
 use super::types::{Color, Kind, Move, Piece, Square};
 use super::zobrist;
@@ -25,9 +25,20 @@ const fn code_of(color: Color, kind: Kind) -> u8 {
     (color as u8) * 7 + kind as u8 + 1
 }
 
+/// Kind index of each cell code (0 for empty and border cells, never asked).
+const KIND_OF_CODE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 1;
+    while c <= 14 {
+        t[c] = ((c - 1) % 7) as u8;
+        c += 1;
+    }
+    t
+};
+
 #[inline]
 const fn kind_code(c: u8) -> u8 {
-    (c - 1) % 7
+    KIND_OF_CODE[c as usize]
 }
 
 #[inline]
@@ -139,6 +150,10 @@ pub struct RepetitionKey {
 pub struct Position {
     cells: [u8; 256],
     occupied: [u128; 2],
+    /// Occupancy of each rank (bit = file) and each file (bit = rank), the
+    /// indices into the sliding tables for rooks and cannons.
+    rank_occ: [u16; 10],
+    file_occ: [u16; 9],
     kings: [Cell; 2],
     side: Color,
     hash: u64,
@@ -171,6 +186,8 @@ impl Position {
     fn from_board_unchecked(board: &[Option<Piece>; 90], side: Color) -> Position {
         let mut cells = [OFF; 256];
         let mut occupied = [0u128; 2];
+        let mut rank_occ = [0u16; 10];
+        let mut file_occ = [0u16; 9];
         let mut kings = [0usize; 2];
         let mut hash = 0u64;
         for sq in Square::all() {
@@ -179,6 +196,8 @@ impl Position {
                 Some(p) => {
                     cells[c] = code(p);
                     occupied[p.color.index()] |= bit(sq.index());
+                    rank_occ[sq.rank().index() as usize] |= 1 << sq.file().index();
+                    file_occ[sq.file().index() as usize] |= 1 << sq.rank().index();
                     hash ^= zobrist::piece_key(p, sq);
                     if p.kind == Kind::King {
                         kings[p.color.index()] = c;
@@ -193,6 +212,8 @@ impl Position {
         Position {
             cells,
             occupied,
+            rank_occ,
+            file_occ,
             kings,
             side,
             hash,
@@ -338,13 +359,12 @@ impl Position {
         if !pseudo {
             return false;
         }
-        let mut scratch = self.cells;
-        leaves_king_safe(
-            &mut scratch,
+        self.leaves_king_safe(
             from,
             to,
             self.kings[self.side.index()],
             self.side.opponent(),
+            self.in_check(),
         )
     }
 
@@ -370,7 +390,10 @@ impl Position {
         if cap != EMPTY {
             h ^= zobrist::piece_key_raw(cap as usize - 1, m.to.index());
             self.occupied[1 - us] &= !bit(m.to.index());
+        } else {
+            self.toggle_line_occupancy(m.to);
         }
+        self.toggle_line_occupancy(m.from);
         self.occupied[us] ^= bit(m.from.index()) | bit(m.to.index());
         self.cells[to] = pc;
         self.cells[from] = EMPTY;
@@ -380,6 +403,13 @@ impl Position {
         self.side = self.side.opponent();
         self.hash = h;
         undo
+    }
+
+    #[inline]
+    fn toggle_line_occupancy(&mut self, sq: Square) {
+        let (f, r) = (sq.file().index(), sq.rank().index());
+        self.rank_occ[r as usize] ^= 1 << f;
+        self.file_occ[f as usize] ^= 1 << r;
     }
 
     /// Takes back `m`, which must be the last move made.
@@ -395,7 +425,10 @@ impl Position {
         self.occupied[us] ^= bit(m.from.index()) | bit(m.to.index());
         if undo.captured != EMPTY {
             self.occupied[1 - us] |= bit(m.to.index());
+        } else {
+            self.toggle_line_occupancy(m.to);
         }
+        self.toggle_line_occupancy(m.from);
         if kind_code(pc) == Kind::King as u8 {
             self.kings[us] = from;
         }
@@ -479,43 +512,47 @@ impl Position {
             return;
         }
         match kind_code(c) {
-            // Rook
-            4 => {
-                for d in ORTH {
-                    let mut t = offset(from, d);
-                    loop {
-                        let x = cells[t];
-                        if x == EMPTY {
-                            f(from, t);
-                            t = offset(t, d);
-                            continue;
-                        }
-                        if x >= lo && x <= hi {
-                            f(from, t);
-                        }
-                        break;
-                    }
+            // Rook and cannon: the sliding tables give the whole rank and
+            // file at once; only captures need the colour of the target.
+            4 | 5 => {
+                let r = (from >> 4) - 3;
+                let fl = (from & 15) - 3;
+                let rank_occ = self.rank_occ[r] as u32;
+                let file_occ = self.file_occ[fl] as u32;
+                let along_rank = RANK_SLIDES[fl][rank_occ as usize];
+                let along_file = FILE_SLIDES[r][file_occ as usize];
+                let row = from & !15;
+                let col = from & 15;
+                let mut quiet = along_rank & !rank_occ & 0x1FF;
+                while quiet != 0 {
+                    f(from, row + 3 + quiet.trailing_zeros() as usize);
+                    quiet &= quiet - 1;
                 }
-            }
-            // Cannon
-            5 => {
-                for d in ORTH {
-                    let mut t = offset(from, d);
-                    while cells[t] == EMPTY {
-                        f(from, t);
-                        t = offset(t, d);
-                    }
-                    if cells[t] == OFF {
-                        continue;
-                    }
-                    t = offset(t, d);
-                    while cells[t] == EMPTY {
-                        t = offset(t, d);
-                    }
+                let mut quiet = along_file & !file_occ & 0x3FF;
+                while quiet != 0 {
+                    f(from, ((quiet.trailing_zeros() as usize + 3) << 4) + col);
+                    quiet &= quiet - 1;
+                }
+                let (mut rank_caps, mut file_caps) = if kind_code(c) == 4 {
+                    (along_rank & rank_occ & 0x1FF, along_file & file_occ & 0x3FF)
+                } else {
+                    (along_rank >> 16, along_file >> 16)
+                };
+                while rank_caps != 0 {
+                    let t = row + 3 + rank_caps.trailing_zeros() as usize;
                     let x = cells[t];
                     if x >= lo && x <= hi {
                         f(from, t);
                     }
+                    rank_caps &= rank_caps - 1;
+                }
+                while file_caps != 0 {
+                    let t = ((file_caps.trailing_zeros() as usize + 3) << 4) + col;
+                    let x = cells[t];
+                    if x >= lo && x <= hi {
+                        f(from, t);
+                    }
+                    file_caps &= file_caps - 1;
                 }
             }
             // Horse
@@ -582,7 +619,7 @@ impl Position {
 
     /// Calls `f` for every legal move. Most moves cannot change whether the
     /// mover's king is attacked, so only the moves [`Position::risk_masks`]
-    /// flags are played out on a scratch board and tested; a piece whose
+    /// flags are tested on the board as it would be after them; a piece whose
     /// point is not flagged, when no entry point is flagged either, has all
     /// its pseudo-legal moves legal.
     #[inline]
@@ -590,8 +627,9 @@ impl Position {
         let us = self.side;
         let them = us.opponent();
         let ksq = self.kings[us.index()];
-        let (risky_from, risky_to) = self.risk_masks(ksq, them).unwrap_or((u128::MAX, u128::MAX));
-        let mut scratch: Option<[u8; 256]> = None;
+        let masks = self.risk_masks(ksq, them);
+        let in_check = masks.is_none();
+        let (risky_from, risky_to) = masks.unwrap_or((u128::MAX, u128::MAX));
         let mut bits = self.occupied[us.index()];
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
@@ -600,7 +638,7 @@ impl Position {
             let sq = Square::from_index_unchecked(i as u8);
             if (risky_from >> i) & 1 != 0 {
                 self.generate_from(from, &mut |_, to| {
-                    if leaves_king_safe(scratch.get_or_insert(self.cells), from, to, ksq, them) {
+                    if self.leaves_king_safe(from, to, ksq, them, in_check) {
                         f(Move::new(sq, square_of(to)));
                     }
                 });
@@ -609,14 +647,114 @@ impl Position {
             } else {
                 self.generate_from(from, &mut |_, to| {
                     let ti = INDEX_OF_CELL[to];
-                    if (risky_to >> ti) & 1 == 0
-                        || leaves_king_safe(scratch.get_or_insert(self.cells), from, to, ksq, them)
-                    {
+                    if (risky_to >> ti) & 1 == 0 || self.leaves_king_safe(from, to, ksq, them, in_check) {
                         f(Move::new(sq, Square::from_index_unchecked(ti)));
                     }
                 });
             }
         }
+    }
+
+    /// Whether the move `from → to` leaves the mover's king (on `ksq`) safe.
+    /// Out of check, a move other than the king's can only open or close the
+    /// king's rank and file and the horse leg it leaves, so only those are
+    /// looked at; a king move or an answer to check gets the full test.
+    #[inline]
+    fn leaves_king_safe(&self, from: Cell, to: Cell, ksq: Cell, them: Color, in_check: bool) -> bool {
+        let after = After {
+            cells: &self.cells,
+            from,
+            to,
+            piece: self.cells[from],
+        };
+        let king = if from == ksq { to } else { ksq };
+        let full = in_check || from == ksq;
+        if self.line_attacked_after(&after, king, them) {
+            return false;
+        }
+        let horse = code_of(them, Kind::Horse);
+        if full {
+            for (leg, h) in HORSE_ATTACKERS {
+                if after.get(offset(king, h)) == horse && after.get(offset(king, leg)) == EMPTY {
+                    return false;
+                }
+            }
+            let pawn = code_of(them, Kind::Pawn);
+            let behind = if them == Color::Red { S } else { N };
+            return !(after.get(offset(king, behind)) == pawn
+                || (FLAGS[king] & home_flag(them) == 0
+                    && (after.get(offset(king, 1)) == pawn || after.get(offset(king, -1)) == pawn)));
+        }
+        let leg = from as isize - ksq as isize;
+        if matches!(leg, 15 | 17 | -15 | -17) {
+            for (l, h) in HORSE_ATTACKERS {
+                if l == leg && after.get(offset(ksq, h)) == horse {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Rook, cannon and facing-king attacks on `k` along its rank and file
+    /// on the board `after` a move, read from the sliding tables with the
+    /// two lines' occupancy patched for the move.
+    #[inline]
+    fn line_attacked_after(&self, after: &After<'_>, k: Cell, them: Color) -> bool {
+        let (from, to) = (after.from, after.to);
+        let kr = (k >> 4) - 3;
+        let kf = (k & 15) - 3;
+        let row = k & !15;
+        let col = k & 15;
+        let mut rocc = self.rank_occ[kr] as u32;
+        let mut focc = self.file_occ[kf] as u32;
+        if from & !15 == row {
+            rocc &= !(1 << ((from & 15) - 3));
+        }
+        if from & 15 == col {
+            focc &= !(1 << ((from >> 4) - 3));
+        }
+        if to & !15 == row {
+            rocc |= 1 << ((to & 15) - 3);
+        }
+        if to & 15 == col {
+            focc |= 1 << ((to >> 4) - 3);
+        }
+        let rook = code_of(them, Kind::Rook);
+        let cannon = code_of(them, Kind::Cannon);
+        let king = code_of(them, Kind::King);
+        let e = RANK_SLIDES[kf][rocc as usize];
+        let mut first = e & rocc & 0x1FF;
+        while first != 0 {
+            if after.get(row + 3 + first.trailing_zeros() as usize) == rook {
+                return true;
+            }
+            first &= first - 1;
+        }
+        let mut second = e >> 16;
+        while second != 0 {
+            if after.get(row + 3 + second.trailing_zeros() as usize) == cannon {
+                return true;
+            }
+            second &= second - 1;
+        }
+        let e = FILE_SLIDES[kr][focc as usize];
+        let mut first = e & focc & 0x3FF;
+        while first != 0 {
+            let x = after.get(((first.trailing_zeros() as usize + 3) << 4) + col);
+            if x == rook || x == king {
+                return true;
+            }
+            first &= first - 1;
+        }
+        let mut second = e >> 16;
+        while second != 0 {
+            if after.get(((second.trailing_zeros() as usize + 3) << 4) + col) == cannon {
+                return true;
+            }
+            second &= second - 1;
+        }
+        false
     }
 
     /// For a king not in check: the points a piece may not leave, and the
@@ -640,9 +778,7 @@ impl Position {
         let mut to_mask = 0u128;
         for d in ORTH {
             let mut t = offset(k, d);
-            let mut between = 0u128;
             while cells[t] == EMPTY {
-                between |= ib(t);
                 t = offset(t, d);
             }
             let p1 = t;
@@ -654,7 +790,11 @@ impl Position {
                 return None;
             }
             if c1 == cannon {
-                to_mask |= between;
+                let mut e = offset(k, d);
+                while e != p1 {
+                    to_mask |= ib(e);
+                    e = offset(e, d);
+                }
             }
             t = offset(t, d);
             while cells[t] == EMPTY {
@@ -699,18 +839,60 @@ impl Position {
     }
 }
 
-/// Makes `from → to` on `cells`, asks whether the mover's king is attacked by
-/// `them`, and restores the cells.
+/// Read access to a board's cells, so that attack tests can run on the
+/// real board or on the board one hypothetical move later without copying it.
+trait Cells {
+    fn get(&self, c: Cell) -> u8;
+}
+
+impl Cells for [u8; 256] {
+    #[inline(always)]
+    fn get(&self, c: Cell) -> u8 {
+        self[c]
+    }
+}
+
+/// The board after `from → to`, seen through the original cells.
+struct After<'a> {
+    cells: &'a [u8; 256],
+    from: Cell,
+    to: Cell,
+    piece: u8,
+}
+
+impl Cells for After<'_> {
+    #[inline(always)]
+    fn get(&self, c: Cell) -> u8 {
+        if c == self.to {
+            self.piece
+        } else if c == self.from {
+            EMPTY
+        } else {
+            self.cells[c]
+        }
+    }
+}
+
+/// Whether `by` attacks `sq` along direction `d`: a rook or (on a file) the
+/// facing king as the first piece, or a cannon as the second.
 #[inline]
-fn leaves_king_safe(cells: &mut [u8; 256], from: Cell, to: Cell, ksq: Cell, them: Color) -> bool {
-    let captured = cells[to];
-    cells[to] = cells[from];
-    cells[from] = EMPTY;
-    let king = if from == ksq { to } else { ksq };
-    let safe = !king_attacked(cells, king, them);
-    cells[from] = cells[to];
-    cells[to] = captured;
-    safe
+fn ray_attacked(cells: &impl Cells, sq: Cell, d: isize, by: Color) -> bool {
+    let mut t = offset(sq, d);
+    while cells.get(t) == EMPTY {
+        t = offset(t, d);
+    }
+    let x = cells.get(t);
+    if x == OFF {
+        return false;
+    }
+    if x == code_of(by, Kind::Rook) || (x == code_of(by, Kind::King) && (d == N || d == S)) {
+        return true;
+    }
+    t = offset(t, d);
+    while cells.get(t) == EMPTY {
+        t = offset(t, d);
+    }
+    cells.get(t) == code_of(by, Kind::Cannon)
 }
 
 /// Whether the king on `k` sees the other king along an open file.
@@ -732,45 +914,22 @@ fn kings_face(cells: &[u8; 256], k: Cell) -> bool {
 /// pawn movement, or by the facing king along the file. Kings, advisors and
 /// elephants' steps are left out: they can never reach the other side's king.
 #[inline]
-fn king_attacked(cells: &[u8; 256], sq: Cell, by: Color) -> bool {
-    let rook = code_of(by, Kind::Rook);
-    let cannon = code_of(by, Kind::Cannon);
-    let king = code_of(by, Kind::King);
-    for d in ORTH {
-        let mut t = offset(sq, d);
-        while cells[t] == EMPTY {
-            t = offset(t, d);
-        }
-        let x = cells[t];
-        if x == OFF {
-            continue;
-        }
-        if x == rook || (x == king && (d == N || d == S)) {
-            return true;
-        }
-        t = offset(t, d);
-        while cells[t] == EMPTY {
-            t = offset(t, d);
-        }
-        if cells[t] == cannon {
-            return true;
-        }
+fn king_attacked(cells: &impl Cells, sq: Cell, by: Color) -> bool {
+    if ORTH.iter().any(|&d| ray_attacked(cells, sq, d, by)) {
+        return true;
     }
     let horse = code_of(by, Kind::Horse);
     for (leg, h) in HORSE_ATTACKERS {
-        if cells[offset(sq, h)] == horse && cells[offset(sq, leg)] == EMPTY {
+        if cells.get(offset(sq, h)) == horse && cells.get(offset(sq, leg)) == EMPTY {
             return true;
         }
     }
     let pawn = code_of(by, Kind::Pawn);
     let behind = if by == Color::Red { S } else { N };
-    if cells[offset(sq, behind)] == pawn {
+    if cells.get(offset(sq, behind)) == pawn {
         return true;
     }
-    if FLAGS[sq] & home_flag(by) == 0 && (cells[offset(sq, 1)] == pawn || cells[offset(sq, -1)] == pawn) {
-        return true;
-    }
-    false
+    FLAGS[sq] & home_flag(by) == 0 && (cells.get(offset(sq, 1)) == pawn || cells.get(offset(sq, -1)) == pawn)
 }
 
 /// Attacks by king, advisor and elephant steps (the pieces that stay home).
