@@ -305,7 +305,12 @@ impl fmt::Display for FenProblem {
         match &self.kind {
             FenProblemKind::Empty => write!(f, "empty FEN"),
             FenProblemKind::RankCount { found } => {
-                write!(f, "the placement has {found} ranks instead of 10 (column {})", self.column)
+                write!(
+                    f,
+                    "the placement has {found} rank{} instead of 10 (column {})",
+                    if *found == 1 { "" } else { "s" },
+                    self.column
+                )
             }
             FenProblemKind::RankLength { rank, found } => write!(
                 f,

@@ -5,6 +5,7 @@ use miette::Result;
 
 use super::Format;
 use crate::board::{diagram::diagram, to_fen, START_FEN};
+use crate::notation;
 
 #[derive(Debug, Args)]
 pub struct BoardArgs {
@@ -30,7 +31,42 @@ pub struct MoveArgs {
     pub format: Format,
 }
 
+/// A move in every notation: the JSON shape is a contract
+/// (`{"iccs","wxf","chinese","fen_after"}`), scripts read it.
+#[derive(Debug, serde::Serialize)]
+pub struct ShownMove {
+    pub iccs: String,
+    pub wxf: String,
+    pub chinese: String,
+    pub fen_after: String,
+}
+
+pub fn show_move(pos: &crate::board::Position, text: &str) -> Result<ShownMove> {
+    let m = notation::parse_move(pos, text).map_err(miette::Report::new)?;
+    let after = pos
+        .play(m)
+        .map_err(|e| miette::miette!(code = "qili::notation::illegal_move", "{e}"))?;
+    Ok(ShownMove {
+        iccs: notation::iccs(m),
+        wxf: notation::wxf(pos, m),
+        chinese: notation::chinese(pos, m),
+        fen_after: to_fen(&after),
+    })
+}
+
 pub fn run_move(args: &MoveArgs, out: &mut dyn std::io::Write) -> Result<()> {
-    let _ = (args, out);
-    Err(miette::miette!("not yet wired"))
+    let pos = super::position_arg(&args.fen)?;
+    let shown = show_move(&pos, &args.mv)?;
+    let text = match args.format {
+        Format::Json => {
+            let json = serde_json::to_string(&shown)
+                .map_err(|e| miette::miette!(code = "qili::io", "cannot write JSON: {e}"))?;
+            format!("{json}\n")
+        }
+        Format::Text => format!(
+            "ICCS      {}\nWXF       {}\n中文      {}\nFEN after {}\n",
+            shown.iccs, shown.wxf, shown.chinese, shown.fen_after
+        ),
+    };
+    super::emit(out, &text)
 }

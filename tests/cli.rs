@@ -1,0 +1,85 @@
+//! The command line as scripts use it: output shapes are contracts.
+
+use std::process::{Command, Output};
+
+fn qili(args: &[&str]) -> Output {
+    match Command::new(env!("CARGO_BIN_EXE_qili")).args(args).output() {
+        Ok(o) => o,
+        Err(e) => panic!("cannot run qili: {e}"),
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn perft_prints_the_total_alone_on_its_last_line() {
+    let o = qili(&["perft", "--depth", "3"]);
+    assert!(o.status.success());
+    // 79,666: the published count for the start position at depth 3.
+    assert_eq!(stdout(&o).lines().last(), Some("79666"));
+
+    let o = qili(&["perft", "--depth", "2", "--divide"]);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 45, "44 root moves and the total");
+    assert_eq!(lines.last(), Some(&"1920"));
+    // After 炮二平五 black has 45 replies, not the 44 of the start: the cannon
+    // on h7 gains h2 and h1 (+2) but loses h7xh0, which needed h2 as its
+    // screen (-1).
+    assert!(lines.contains(&"h2e2: 45"), "{out}");
+}
+
+#[test]
+fn perft_suite_checks_the_bundled_reference_counts() {
+    let o = qili(&["perft", "--suite", "tests/data/perft.epd", "--max-nodes", "100000"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap_or_default();
+    assert!(last.ends_with(" passed, 0 failed"), "{last}");
+}
+
+#[test]
+fn move_json_is_the_documented_contract() {
+    let o = qili(&["move", "--move", "炮二平五", "--format", "json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = match serde_json::from_slice(&o.stdout) {
+        Ok(v) => v,
+        Err(e) => panic!("not JSON: {e}"),
+    };
+    let expected = serde_json::json!({
+        "iccs": "h2e2",
+        "wxf": "C2=5",
+        "chinese": "炮二平五",
+        // the cannon from h2 now on e2: rank 2 reads b2 cannon, e2 cannon
+        "fen_after": "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1",
+    });
+    assert_eq!(v, expected);
+}
+
+#[test]
+fn every_notation_of_one_move_shows_the_same_move() {
+    for m in ["h2e2", "C2=5", "C2.5", "炮二平五", "砲二平五", "炮２平５"] {
+        let o = qili(&["move", "--move", m, "--format", "json"]);
+        assert!(o.status.success(), "{m}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(stdout(&o).contains("\"iccs\":\"h2e2\""), "{m}");
+    }
+}
+
+#[test]
+fn bad_input_exits_non_zero_with_a_coded_diagnostic_on_stderr() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["perft", "--fen", "rnbakabnr/9 w", "--depth", "1"], "qili::fen::rank_count"),
+        (&["move", "--move", "炮二进五"], "qili::notation::illegal_move"),
+        (&["move", "--move", "马五进四"], "qili::notation::no_such_piece"),
+        (&["board", "--fen", "3k5/9/9/9/9/9/9/9/9/3K5 w"], "qili::fen::kings_facing"),
+    ];
+    for (args, code) in cases {
+        let o = qili(args);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(code), "{args:?}: {err}");
+    }
+}
