@@ -24,7 +24,10 @@ const MIDDLEGAMES: &[&str] = &[
 ];
 
 fn positions() -> Vec<Position> {
-    MIDDLEGAMES.iter().filter_map(|f| parse_fen(f).ok()).collect()
+    MIDDLEGAMES
+        .iter()
+        .filter_map(|f| parse_fen(f).ok())
+        .collect()
 }
 
 fn bench_perft(c: &mut Criterion) {
@@ -68,7 +71,12 @@ fn bench_generation(c: &mut Criterion) {
         })
     });
     g.bench_function("count_legal/middlegame", |b| {
-        b.iter(|| positions.iter().map(|p| black_box(p).count_legal()).sum::<u64>())
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| black_box(p).count_legal())
+                .sum::<u64>()
+        })
     });
     let moves: Vec<_> = positions.iter().map(|p| p.legal_moves()).collect();
     let total: usize = moves.iter().map(|m| m.len()).sum();

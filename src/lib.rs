@@ -7,6 +7,6 @@
 //! capture exchanges) → the rules language and the judge.
 
 pub mod board;
+pub mod cli;
 pub mod notation;
 pub mod tactics;
-pub mod cli;

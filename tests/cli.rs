@@ -1,5 +1,7 @@
 //! The command line as scripts use it: output shapes are contracts.
 
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)] // tests fail by panicking
+
 use std::process::{Command, Output};
 
 fn qili(args: &[&str]) -> Output {
@@ -33,7 +35,13 @@ fn perft_prints_the_total_alone_on_its_last_line() {
 
 #[test]
 fn perft_suite_checks_the_bundled_reference_counts() {
-    let o = qili(&["perft", "--suite", "tests/data/perft.epd", "--max-nodes", "100000"]);
+    let o = qili(&[
+        "perft",
+        "--suite",
+        "tests/data/perft.epd",
+        "--max-nodes",
+        "100000",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = stdout(&o);
     let last = out.lines().last().unwrap_or_default();
@@ -62,7 +70,11 @@ fn move_json_is_the_documented_contract() {
 fn every_notation_of_one_move_shows_the_same_move() {
     for m in ["h2e2", "C2=5", "C2.5", "炮二平五", "砲二平五", "炮２平５"] {
         let o = qili(&["move", "--move", m, "--format", "json"]);
-        assert!(o.status.success(), "{m}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "{m}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         assert!(stdout(&o).contains("\"iccs\":\"h2e2\""), "{m}");
     }
 }
@@ -70,10 +82,22 @@ fn every_notation_of_one_move_shows_the_same_move() {
 #[test]
 fn bad_input_exits_non_zero_with_a_coded_diagnostic_on_stderr() {
     let cases: &[(&[&str], &str)] = &[
-        (&["perft", "--fen", "rnbakabnr/9 w", "--depth", "1"], "qili::fen::rank_count"),
-        (&["move", "--move", "炮二进五"], "qili::notation::illegal_move"),
-        (&["move", "--move", "马五进四"], "qili::notation::no_such_piece"),
-        (&["board", "--fen", "3k5/9/9/9/9/9/9/9/9/3K5 w"], "qili::fen::kings_facing"),
+        (
+            &["perft", "--fen", "rnbakabnr/9 w", "--depth", "1"],
+            "qili::fen::rank_count",
+        ),
+        (
+            &["move", "--move", "炮二进五"],
+            "qili::notation::illegal_move",
+        ),
+        (
+            &["move", "--move", "马五进四"],
+            "qili::notation::no_such_piece",
+        ),
+        (
+            &["board", "--fen", "3k5/9/9/9/9/9/9/9/9/3K5 w"],
+            "qili::fen::kings_facing",
+        ),
     ];
     for (args, code) in cases {
         let o = qili(args);

@@ -2,6 +2,8 @@
 //! slow, independent reading of the rules; make/unmake and the incremental
 //! hash are exact; FEN round-trips.
 
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)] // tests fail by panicking
+
 use proptest::prelude::*;
 use qili::board::{parse_fen, to_fen, Color, Kind, Move, Piece, Position, Square};
 
@@ -46,7 +48,9 @@ fn between(b: &Board, (f1, r1): (i32, i32), (f2, r2): (i32, i32)) -> usize {
 /// The movement rules read straight from the rulebook, one case per piece,
 /// with no tables and no padding: a piece on `from` may go to `to`.
 fn can_reach(b: &Board, from: (i32, i32), to: (i32, i32)) -> bool {
-    let Some(p) = at(b, from.0, from.1) else { return false };
+    let Some(p) = at(b, from.0, from.1) else {
+        return false;
+    };
     if at(b, to.0, to.1).is_some_and(|q| q.color == p.color) || from == to {
         return false;
     }
@@ -141,8 +145,15 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
     }
     prop_assert_eq!(pos.hash(), pos.hash_from_scratch());
     let reparsed = parse_fen(&to_fen(pos));
-    prop_assert!(reparsed.as_ref().is_ok_and(|p| p == pos), "FEN round trip of {}", to_fen(pos));
-    prop_assert_eq!(pos.is_checkmate(), in_check(&pos.to_setup().board, pos.side_to_move()) && slow.is_empty());
+    prop_assert!(
+        reparsed.as_ref().is_ok_and(|p| p == pos),
+        "FEN round trip of {}",
+        to_fen(pos)
+    );
+    prop_assert_eq!(
+        pos.is_checkmate(),
+        in_check(&pos.to_setup().board, pos.side_to_move()) && slow.is_empty()
+    );
     Ok(())
 }
 

@@ -2,6 +2,8 @@
 //! one under libFuzzer): any text is either read or rejected with a
 //! diagnostic that renders, never a panic.
 
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)] // tests fail by panicking
+
 mod common;
 
 use proptest::prelude::*;

@@ -3,6 +3,8 @@
 //! The fast tier runs every count up to a node limit so `cargo test` stays
 //! quick; `cargo test --release -- --ignored` runs every count in the file.
 
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)] // tests fail by panicking
+
 use qili::board::perft::{divide, perft, perft_full};
 use qili::board::{parse_fen, to_fen};
 
@@ -25,8 +27,13 @@ fn load() -> Vec<Line> {
         let fen = fields.next().unwrap_or_default().to_string();
         let counts = fields
             .map(|f| {
-                let (d, n) = f.split_once(' ').unwrap_or_else(|| panic!("bad field {f:?} in {name}"));
-                let d: u32 = d.trim_start_matches('D').parse().unwrap_or_else(|_| panic!("bad depth {d}"));
+                let (d, n) = f
+                    .split_once(' ')
+                    .unwrap_or_else(|| panic!("bad field {f:?} in {name}"));
+                let d: u32 = d
+                    .trim_start_matches('D')
+                    .parse()
+                    .unwrap_or_else(|_| panic!("bad depth {d}"));
                 let n: u64 = n.trim().parse().unwrap_or_else(|_| panic!("bad count {n}"));
                 (d, n)
             })
@@ -44,7 +51,12 @@ fn run(limit: u64) -> usize {
             if expected > limit {
                 continue;
             }
-            assert_eq!(perft(&mut pos, depth), expected, "{} depth {depth}", line.name);
+            assert_eq!(
+                perft(&mut pos, depth),
+                expected,
+                "{} depth {depth}",
+                line.name
+            );
             checked += 1;
         }
     }

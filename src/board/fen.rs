@@ -19,19 +19,21 @@ pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R
 /// Parses and validates a FEN.
 pub fn parse_fen(fen: &str) -> Result<Position, FenError> {
     let (setup, spans, placement_span) = parse_setup(fen)?;
-    setup.validate().map_err(|errors| FenError::new(
-        fen,
-        errors
-            .into_iter()
-            .map(|e| {
-                let span = e
-                    .square()
-                    .and_then(|sq| spans[sq.index()].clone())
-                    .unwrap_or_else(|| placement_span.clone());
-                FenProblem::new(fen, span, FenProblemKind::Setup(e))
-            })
-            .collect(),
-    ))
+    setup.validate().map_err(|errors| {
+        FenError::new(
+            fen,
+            errors
+                .into_iter()
+                .map(|e| {
+                    let span = e
+                        .square()
+                        .and_then(|sq| spans[sq.index()].clone())
+                        .unwrap_or_else(|| placement_span.clone());
+                    FenProblem::new(fen, span, FenProblemKind::Setup(e))
+                })
+                .collect(),
+        )
+    })
 }
 
 type Spans = Vec<Option<Range<usize>>>;
@@ -92,7 +94,11 @@ pub fn parse_setup(fen: &str) -> Result<(Setup, Spans, Range<usize>), FenError> 
                         1
                     }
                     None => {
-                        problems.push(FenProblem::new(fen, span.clone(), FenProblemKind::UnknownLetter { ch }));
+                        problems.push(FenProblem::new(
+                            fen,
+                            span.clone(),
+                            FenProblemKind::UnknownLetter { ch },
+                        ));
                         1
                     }
                 },
@@ -280,18 +286,24 @@ impl FenProblem {
         match &self.kind {
             FenProblemKind::Empty => "expected a FEN here".into(),
             FenProblemKind::RankCount { found } => format!("{found} ranks, expected 10"),
-            FenProblemKind::RankLength { found, .. } if *found > 9 => "the rank overflows here".into(),
+            FenProblemKind::RankLength { found, .. } if *found > 9 => {
+                "the rank overflows here".into()
+            }
             FenProblemKind::RankLength { found, .. } => format!("{found} files, expected 9"),
             FenProblemKind::UnknownLetter { .. } => "not a piece letter".into(),
             FenProblemKind::ZeroDigit => "expected 1–9 or a piece letter".into(),
             FenProblemKind::MissingSide => "expected `w` or `b` after this".into(),
             FenProblemKind::BadSide { .. } => "expected `w`, `r` or `b`".into(),
             FenProblemKind::TrailingField => "unexpected field".into(),
-            FenProblemKind::Setup(SetupError::MissingKing { .. }) => "no king in this placement".into(),
+            FenProblemKind::Setup(SetupError::MissingKing { .. }) => {
+                "no king in this placement".into()
+            }
             FenProblemKind::Setup(SetupError::KingsFacing { red, .. }) => {
                 format!("faces the red king on {red}")
             }
-            FenProblemKind::Setup(SetupError::OpponentInCheck { .. }) => "this king is in check".into(),
+            FenProblemKind::Setup(SetupError::OpponentInCheck { .. }) => {
+                "this king is in check".into()
+            }
             FenProblemKind::Setup(e) => match e.square() {
                 Some(sq) => format!("this piece, on {sq}"),
                 None => "here".into(),
@@ -320,12 +332,26 @@ impl fmt::Display for FenProblem {
             FenProblemKind::UnknownLetter { ch } => {
                 write!(f, "unknown piece letter `{ch}` at column {}", self.column)
             }
-            FenProblemKind::ZeroDigit => write!(f, "`0` is not an empty-point count (column {})", self.column),
-            FenProblemKind::MissingSide => write!(f, "the side to move is missing after column {}", self.column),
+            FenProblemKind::ZeroDigit => write!(
+                f,
+                "`0` is not an empty-point count (column {})",
+                self.column
+            ),
+            FenProblemKind::MissingSide => write!(
+                f,
+                "the side to move is missing after column {}",
+                self.column
+            ),
             FenProblemKind::BadSide { found } => {
-                write!(f, "unknown side to move `{found}` at column {}", self.column)
+                write!(
+                    f,
+                    "unknown side to move `{found}` at column {}",
+                    self.column
+                )
             }
-            FenProblemKind::TrailingField => write!(f, "unexpected extra field at column {}", self.column),
+            FenProblemKind::TrailingField => {
+                write!(f, "unexpected extra field at column {}", self.column)
+            }
             FenProblemKind::Setup(SetupError::MissingKing { color }) => {
                 write!(f, "the {color} king is missing")
             }
@@ -384,11 +410,13 @@ impl std::error::Error for FenError {}
 
 impl Diagnostic for FenError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.first().map(|p| Box::new(p.code()) as Box<dyn fmt::Display>)
+        self.first()
+            .map(|p| Box::new(p.code()) as Box<dyn fmt::Display>)
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.first().map(|p| Box::new(p.help()) as Box<dyn fmt::Display>)
+        self.first()
+            .map(|p| Box::new(p.help()) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -397,10 +425,9 @@ impl Diagnostic for FenError {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let p = self.first()?;
-        Some(Box::new(std::iter::once(LabeledSpan::new_primary_with_span(
-            Some(p.label()),
-            (p.span.start, p.span.len()),
-        ))))
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(Some(p.label()), (p.span.start, p.span.len())),
+        )))
     }
 
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
@@ -425,10 +452,12 @@ impl Diagnostic for FenProblem {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        Some(Box::new(std::iter::once(LabeledSpan::new_primary_with_span(
-            Some(self.label()),
-            (self.span.start, self.span.len()),
-        ))))
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(
+                Some(self.label()),
+                (self.span.start, self.span.len()),
+            ),
+        )))
     }
 }
 

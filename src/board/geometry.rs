@@ -142,39 +142,6 @@ pub(crate) const INDEX_OF_CELL: [u8; 256] = build_index_of_cell();
 /// Square index (0–89) to padded cell, as a table for the hot loops.
 pub(crate) const CELL_OF_INDEX: [u8; 90] = build_cell_of_index();
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cells_round_trip_and_borders_are_wide_enough() {
-        for sq in Square::all() {
-            let c = cell_of(sq);
-            assert_eq!(square_of(c), sq);
-            assert_eq!(FLAGS[c] & ON_BOARD, ON_BOARD);
-            // Every horse jump and elephant leap from a point lands inside the array.
-            for (_, t) in HORSE_JUMPS {
-                let x = c as isize + t;
-                assert!((0..256).contains(&x));
-            }
-        }
-        assert_eq!(FLAGS.iter().filter(|&&f| f & ON_BOARD != 0).count(), 90);
-    }
-
-    #[test]
-    fn horse_attacker_legs_match_the_horses_own_legs() {
-        // A horse standing at X + h and jumping back to X uses the leg next to itself.
-        for (leg_from_target, h) in HORSE_ATTACKERS {
-            let jump = -h;
-            let found = HORSE_JUMPS.iter().find(|(_, t)| *t == jump);
-            let Some((leg_from_horse, _)) = found else {
-                panic!("no jump {jump}");
-            };
-            assert_eq!(h + leg_from_horse, leg_from_target);
-        }
-    }
-}
-
 /// What a rook or cannon standing at `pos` of a line of `len` points sees,
 /// given the line's occupancy `occ` (one bit a point): the low 16 bits are
 /// the points a rook reaches (the empty run each way plus the first piece),
@@ -248,3 +215,51 @@ const fn build_file_slides() -> [[u32; 1024]; 10] {
 pub(crate) static RANK_SLIDES: [[u32; 512]; 9] = build_rank_slides();
 /// Sliding along a file: `[rank][file occupancy]`, see [`slide_entry`].
 pub(crate) static FILE_SLIDES: [[u32; 1024]; 10] = build_file_slides();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_round_trip_and_borders_are_wide_enough() {
+        for sq in Square::all() {
+            let c = cell_of(sq);
+            assert_eq!(square_of(c), sq);
+            assert_eq!(FLAGS[c] & ON_BOARD, ON_BOARD);
+            // Every horse jump and elephant leap from a point lands inside the array.
+            for (_, t) in HORSE_JUMPS {
+                let x = c as isize + t;
+                assert!((0..256).contains(&x));
+            }
+        }
+        assert_eq!(FLAGS.iter().filter(|&&f| f & ON_BOARD != 0).count(), 90);
+    }
+
+    #[test]
+    fn horse_attacker_legs_match_the_horses_own_legs() {
+        // A horse standing at X + h and jumping back to X uses the leg next to itself.
+        for (leg_from_target, h) in HORSE_ATTACKERS {
+            let jump = -h;
+            let found = HORSE_JUMPS.iter().find(|(_, t)| *t == jump);
+            assert_eq!(
+                found.map(|(leg_from_horse, _)| h + leg_from_horse),
+                Some(leg_from_target)
+            );
+        }
+    }
+
+    #[test]
+    fn sliding_tables_see_the_first_piece_and_the_cannon_target() {
+        // A rook on file a of a rank `R . x . . y . . .`: it reaches b, c (the
+        // first piece); a cannon there captures on f (beyond the screen c).
+        let occ = 0b0_0010_0101;
+        let e = RANK_SLIDES[0][occ];
+        assert_eq!(e & 0xFFFF, 0b110);
+        assert_eq!(e >> 16, 0b10_0000);
+        // From the middle of a file, both ways at once.
+        let occ = 0b00_1001_0001; // ranks 0, 4, 7
+        let e = FILE_SLIDES[4][occ];
+        assert_eq!(e & 0xFFFF, 0b00_1110_1111 & !(1 << 4));
+        assert_eq!(e >> 16, 0);
+    }
+}

@@ -12,5 +12,7 @@ pub mod types;
 pub mod zobrist;
 
 pub use fen::{parse_fen, to_fen, FenError, START_FEN};
-pub use position::{IllegalMove, IllegalReason, MoveList, Position, RepetitionKey, Setup, SetupError, Undo};
+pub use position::{
+    IllegalMove, IllegalReason, MoveList, Position, RepetitionKey, Setup, SetupError, Undo,
+};
 pub use types::{Color, File, Kind, Move, Piece, Rank, Square};

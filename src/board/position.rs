@@ -8,8 +8,8 @@
 use std::fmt;
 
 use super::geometry::{
-    cell_of, home_flag, offset, palace_flag, square_of, Cell, CELL_OF_INDEX, DIAG,
-    EMPTY, FILE_SLIDES, FLAGS, HORSE_ATTACKERS, HORSE_JUMPS, INDEX_OF_CELL, N, OFF, ORTH, RANK_SLIDES, S,
+    cell_of, home_flag, offset, palace_flag, square_of, Cell, CELL_OF_INDEX, DIAG, EMPTY,
+    FILE_SLIDES, FLAGS, HORSE_ATTACKERS, HORSE_JUMPS, INDEX_OF_CELL, N, OFF, ORTH, RANK_SLIDES, S,
 };
 use super::types::{Color, Kind, Move, Piece, Square};
 use super::zobrist;
@@ -647,7 +647,9 @@ impl Position {
             } else {
                 self.generate_from(from, &mut |_, to| {
                     let ti = INDEX_OF_CELL[to];
-                    if (risky_to >> ti) & 1 == 0 || self.leaves_king_safe(from, to, ksq, them, in_check) {
+                    if (risky_to >> ti) & 1 == 0
+                        || self.leaves_king_safe(from, to, ksq, them, in_check)
+                    {
                         f(Move::new(sq, Square::from_index_unchecked(ti)));
                     }
                 });
@@ -660,7 +662,14 @@ impl Position {
     /// king's rank and file and the horse leg it leaves, so only those are
     /// looked at; a king move or an answer to check gets the full test.
     #[inline]
-    fn leaves_king_safe(&self, from: Cell, to: Cell, ksq: Cell, them: Color, in_check: bool) -> bool {
+    fn leaves_king_safe(
+        &self,
+        from: Cell,
+        to: Cell,
+        ksq: Cell,
+        them: Color,
+        in_check: bool,
+    ) -> bool {
         let after = After {
             cells: &self.cells,
             from,
@@ -683,7 +692,8 @@ impl Position {
             let behind = if them == Color::Red { S } else { N };
             return !(after.get(offset(king, behind)) == pawn
                 || (FLAGS[king] & home_flag(them) == 0
-                    && (after.get(offset(king, 1)) == pawn || after.get(offset(king, -1)) == pawn)));
+                    && (after.get(offset(king, 1)) == pawn
+                        || after.get(offset(king, -1)) == pawn)));
         }
         let leg = from as isize - ksq as isize;
         if matches!(leg, 15 | 17 | -15 | -17) {
@@ -929,7 +939,8 @@ fn king_attacked(cells: &impl Cells, sq: Cell, by: Color) -> bool {
     if cells.get(offset(sq, behind)) == pawn {
         return true;
     }
-    FLAGS[sq] & home_flag(by) == 0 && (cells.get(offset(sq, 1)) == pawn || cells.get(offset(sq, -1)) == pawn)
+    FLAGS[sq] & home_flag(by) == 0
+        && (cells.get(offset(sq, 1)) == pawn || cells.get(offset(sq, -1)) == pawn)
 }
 
 /// Attacks by king, advisor and elephant steps (the pieces that stay home).
@@ -988,7 +999,13 @@ impl fmt::Display for IllegalMove {
                 write!(f, "`{m}` lands on a piece of the mover's own side")
             }
             (IllegalReason::NotHowThePieceMoves, Some(p)) => {
-                write!(f, "a {} cannot move {} to {}", p.kind.english(), m.from, m.to)
+                write!(
+                    f,
+                    "a {} cannot move {} to {}",
+                    p.kind.english(),
+                    m.from,
+                    m.to
+                )
             }
             (IllegalReason::LeavesKingInCheck { was_in_check: true }, _) => {
                 write!(f, "`{m}` does not answer the check")
@@ -1033,7 +1050,9 @@ impl Setup {
         let mut counts = [0usize; 14];
         let mut kings: [Option<Square>; 2] = [None, None];
         // FEN order (rank 9 first), so that "the second king" is the second one written.
-        let fen_order = (0..10u8).rev().flat_map(|r| (0..9u8).map(move |f| r * 9 + f));
+        let fen_order = (0..10u8)
+            .rev()
+            .flat_map(|r| (0..9u8).map(move |f| r * 9 + f));
         for sq in fen_order.filter_map(|i| Square::from_index(i as usize)) {
             let Some(p) = self.board[sq.index()] else {
                 continue;
@@ -1060,7 +1079,10 @@ impl Setup {
                 _ => true,
             };
             if !placed_ok {
-                errors.push(SetupError::Misplaced { piece: p, square: sq });
+                errors.push(SetupError::Misplaced {
+                    piece: p,
+                    square: sq,
+                });
             }
             if p.kind == Kind::King {
                 kings[p.color.index()] = Some(sq);
@@ -1096,11 +1118,26 @@ impl Setup {
 /// A rule of the board that a [`Setup`] breaks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupError {
-    MissingKing { color: Color },
-    TooMany { piece: Piece, square: Square, limit: usize },
-    Misplaced { piece: Piece, square: Square },
-    KingsFacing { red: Square, black: Square },
-    OpponentInCheck { color: Color, king: Square },
+    MissingKing {
+        color: Color,
+    },
+    TooMany {
+        piece: Piece,
+        square: Square,
+        limit: usize,
+    },
+    Misplaced {
+        piece: Piece,
+        square: Square,
+    },
+    KingsFacing {
+        red: Square,
+        black: Square,
+    },
+    OpponentInCheck {
+        color: Color,
+        king: Square,
+    },
 }
 
 impl SetupError {
@@ -1108,7 +1145,9 @@ impl SetupError {
     pub fn square(&self) -> Option<Square> {
         match *self {
             SetupError::MissingKing { .. } => None,
-            SetupError::TooMany { square, .. } | SetupError::Misplaced { square, .. } => Some(square),
+            SetupError::TooMany { square, .. } | SetupError::Misplaced { square, .. } => {
+                Some(square)
+            }
             SetupError::KingsFacing { black, .. } => Some(black),
             SetupError::OpponentInCheck { king, .. } => Some(king),
         }
@@ -1118,7 +1157,9 @@ impl SetupError {
     pub fn code(&self) -> &'static str {
         match self {
             SetupError::MissingKing { .. } => "qili::fen::missing_king",
-            SetupError::TooMany { piece, .. } if piece.kind == Kind::King => "qili::fen::extra_king",
+            SetupError::TooMany { piece, .. } if piece.kind == Kind::King => {
+                "qili::fen::extra_king"
+            }
             SetupError::TooMany { .. } => "qili::fen::too_many_pieces",
             SetupError::Misplaced { piece, .. } => match piece.kind {
                 Kind::King => "qili::fen::king_outside_palace",
@@ -1174,7 +1215,11 @@ impl fmt::Display for SetupError {
             SetupError::TooMany { piece, square, .. } if piece.kind == Kind::King => {
                 write!(f, "a second {} king on {square}", piece.color)
             }
-            SetupError::TooMany { piece, square, limit } => write!(
+            SetupError::TooMany {
+                piece,
+                square,
+                limit,
+            } => write!(
                 f,
                 "too many {} {}: the one on {square} is number {}",
                 piece.color,
@@ -1182,7 +1227,11 @@ impl fmt::Display for SetupError {
                 limit + 1
             ),
             SetupError::Misplaced { piece, square } => match piece.kind {
-                Kind::King => write!(f, "the {} king on {square} is outside its palace", piece.color),
+                Kind::King => write!(
+                    f,
+                    "the {} king on {square} is outside its palace",
+                    piece.color
+                ),
                 Kind::Pawn => write!(f, "a {} pawn can never stand on {square}", piece.color),
                 _ => write!(
                     f,
@@ -1192,10 +1241,16 @@ impl fmt::Display for SetupError {
                 ),
             },
             SetupError::KingsFacing { red, black } => {
-                write!(f, "the kings face each other on an open file ({red} and {black})")
+                write!(
+                    f,
+                    "the kings face each other on an open file ({red} and {black})"
+                )
             }
             SetupError::OpponentInCheck { color, king } => {
-                write!(f, "the {color} king on {king} is in check but it is not {color} to move")
+                write!(
+                    f,
+                    "the {color} king on {king} is in check but it is not {color} to move"
+                )
             }
         }
     }

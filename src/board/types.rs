@@ -8,7 +8,9 @@ use std::fmt;
 use std::ops::Not;
 
 /// The two sides. Red moves first.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
     Red = 0,
@@ -71,7 +73,9 @@ impl fmt::Display for Color {
 }
 
 /// The seven kinds of piece.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     King = 0,
@@ -211,7 +215,11 @@ impl Piece {
 
     pub fn from_fen_char(c: char) -> Option<Piece> {
         let kind = Kind::from_fen_char(c)?;
-        let color = if c.is_ascii_uppercase() { Color::Red } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::Red
+        } else {
+            Color::Black
+        };
         Some(Piece { color, kind })
     }
 
@@ -416,7 +424,10 @@ impl Square {
             Color::Red => self.0 / 9,
             Color::Black => 9 - self.0 / 9,
         };
-        matches!((f, r), (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4))
+        matches!(
+            (f, r),
+            (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4)
+        )
     }
 
     /// Whether a pawn of `color` can ever stand here: on its own side only on
@@ -499,10 +510,19 @@ mod tests {
     #[test]
     fn file_numbers_count_from_each_sides_right() {
         // 炮二平五 from the start is h2e2: red's 二 is file h, 五 is e.
-        assert_eq!(File::from_char('h').map(|f| f.number_for(Color::Red)), Some(2));
-        assert_eq!(File::from_char('e').map(|f| f.number_for(Color::Red)), Some(5));
+        assert_eq!(
+            File::from_char('h').map(|f| f.number_for(Color::Red)),
+            Some(2)
+        );
+        assert_eq!(
+            File::from_char('e').map(|f| f.number_for(Color::Red)),
+            Some(5)
+        );
         // 炮8平5 for black is h7e7: black's 8 is file h.
-        assert_eq!(File::from_char('h').map(|f| f.number_for(Color::Black)), Some(8));
+        assert_eq!(
+            File::from_char('h').map(|f| f.number_for(Color::Black)),
+            Some(8)
+        );
         assert_eq!(File::from_number(1, Color::Red), File::from_char('i'));
         assert_eq!(File::from_number(1, Color::Black), File::from_char('a'));
         assert_eq!(File::from_number(0, Color::Black), None);
@@ -511,7 +531,8 @@ mod tests {
     #[test]
     fn point_sets_have_their_sizes() {
         for color in Color::ALL {
-            let count = |f: fn(Square, Color) -> bool| Square::all().filter(|&s| f(s, color)).count();
+            let count =
+                |f: fn(Square, Color) -> bool| Square::all().filter(|&s| f(s, color)).count();
             assert_eq!(count(Square::in_palace), 9);
             assert_eq!(count(Square::is_advisor_point), 5);
             assert_eq!(count(Square::is_elephant_point), 7);

@@ -119,7 +119,10 @@ fn run_suite(path: &std::path::Path, max_nodes: u64, out: &mut dyn std::io::Writ
             Ok(p) => p,
             Err(e) => {
                 failed += 1;
-                super::emit(out, &format!("FAIL {} (line {}): {e}\n", line.name, line.line_no))?;
+                super::emit(
+                    out,
+                    &format!("FAIL {} (line {}): {e}\n", line.name, line.line_no),
+                )?;
                 continue;
             }
         };
@@ -133,7 +136,10 @@ fn run_suite(path: &std::path::Path, max_nodes: u64, out: &mut dyn std::io::Writ
                 failed += 1;
                 super::emit(
                     out,
-                    &format!("FAIL {} depth {depth}: {got}, expected {expected}\n", line.name),
+                    &format!(
+                        "FAIL {} depth {depth}: {got}, expected {expected}\n",
+                        line.name
+                    ),
                 )?;
             }
         }
@@ -145,7 +151,10 @@ fn run_suite(path: &std::path::Path, max_nodes: u64, out: &mut dyn std::io::Writ
     );
     super::emit(out, &format!("{passed} passed, {failed} failed\n"))?;
     if failed > 0 {
-        return Err(miette!(code = "qili::perft::mismatch", "{failed} perft counts differ from the reference"));
+        return Err(miette!(
+            code = "qili::perft::mismatch",
+            "{failed} perft counts differ from the reference"
+        ));
     }
     Ok(())
 }
