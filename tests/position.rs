@@ -1,0 +1,60 @@
+//! Position identity, the ground of every repetition ruling.
+
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)] // tests fail by panicking
+
+use qili::board::{parse_fen, Move, Position};
+
+fn play(moves: &[&str]) -> Position {
+    let mut pos = Position::startpos();
+    for m in moves {
+        let mv: Move = Move::new(m[..2].parse().unwrap(), m[2..].parse().unwrap());
+        pos = pos.play(mv).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    pos
+}
+
+#[test]
+fn two_move_orders_reaching_one_placement_are_one_position() {
+    // 马二进三 马8进7 马八进七 马2进3 against 马八进七 马2进3 马二进三 马8进7.
+    let a = play(&["h0g2", "h9g7", "b0c2", "b9c7"]);
+    let b = play(&["b0c2", "b9c7", "h0g2", "h9g7"]);
+    assert_eq!(a.repetition_key(), b.repetition_key());
+    assert_eq!(a.hash(), b.hash());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_cycle_of_four_plies_returns_to_the_start() {
+    // 车一进一 车1进1 车一退一 车1退1: the shortest repetition cycle.
+    let start = Position::startpos();
+    let back = play(&["i0i1", "a9a8", "i1i0", "a8a9"]);
+    assert_eq!(back.repetition_key(), start.repetition_key());
+    assert_eq!(back.hash(), start.hash());
+}
+
+#[test]
+fn the_side_to_move_is_part_of_the_identity() {
+    let red = parse_fen("3k5/9/9/9/9/9/9/9/4A4/4K4 w").unwrap();
+    let black = parse_fen("3k5/9/9/9/9/9/9/9/4A4/4K4 b").unwrap();
+    assert_ne!(red.repetition_key(), black.repetition_key());
+    assert_ne!(red.hash(), black.hash());
+}
+
+#[test]
+fn a_side_without_a_legal_move_has_lost_even_out_of_check() {
+    // The lone black king on d9 against the red king on e0: e9 would face the
+    // red king on the open e-file, c9 is outside the palace, so d8 is its
+    // only move.
+    let free = parse_fen("3k5/9/9/9/9/9/9/9/9/4K4 b").unwrap();
+    assert_eq!(free.legal_moves().len(), 1);
+
+    // Add a red pawn on c8 (crossed, so it also guards d8 sideways, but not
+    // d9): black is not in check and has no legal move — 困毙, a loss.
+    let trapped = parse_fen("3k5/2P6/9/9/9/9/9/9/9/4K4 b").unwrap();
+    assert!(!trapped.in_check());
+    assert!(!trapped.has_legal_move());
+    assert!(
+        !trapped.is_checkmate(),
+        "困毙 is not 将死, but it loses all the same"
+    );
+}
