@@ -126,19 +126,6 @@ const fn build_cell_of_index() -> [u8; 90] {
     t
 }
 
-const fn build_index_of_cell() -> [u8; 256] {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 90 {
-        t[cell_of(Square::from_index_unchecked(i as u8))] = i as u8;
-        i += 1;
-    }
-    t
-}
-
-/// Padded cell to square index (0–89); border cells map to 0 and are never asked.
-pub(crate) const INDEX_OF_CELL: [u8; 256] = build_index_of_cell();
-
 /// Square index (0–89) to padded cell, as a table for the hot loops.
 pub(crate) const CELL_OF_INDEX: [u8; 90] = build_cell_of_index();
 

@@ -9,7 +9,7 @@ use std::fmt;
 
 use super::geometry::{
     cell_of, home_flag, offset, palace_flag, square_of, Cell, CELL_OF_INDEX, DIAG, EMPTY,
-    FILE_SLIDES, FLAGS, HORSE_ATTACKERS, HORSE_JUMPS, INDEX_OF_CELL, N, OFF, ORTH, RANK_SLIDES, S,
+    FILE_SLIDES, FLAGS, HORSE_ATTACKERS, HORSE_JUMPS, N, OFF, ORTH, RANK_SLIDES, S,
 };
 use super::types::{Color, Kind, Move, Piece, Square};
 use super::zobrist;
@@ -618,7 +618,7 @@ impl Position {
     }
 
     /// Calls `f` for every legal move. Most moves cannot change whether the
-    /// mover's king is attacked, so only the moves [`Position::risk_masks`]
+    /// mover's king is attacked, so only the moves [`Position::fill_risk`]
     /// flags are tested on the board as it would be after them; a piece whose
     /// point is not flagged, when no entry point is flagged either, has all
     /// its pseudo-legal moves legal.
@@ -627,32 +627,45 @@ impl Position {
         let us = self.side;
         let them = us.opponent();
         let ksq = self.kings[us.index()];
-        let masks = self.risk_masks(ksq, them);
-        let in_check = masks.is_none();
-        let (risky_from, risky_to) = masks.unwrap_or((u128::MAX, u128::MAX));
+        let mut risk = Risk {
+            flags: [0; 256],
+            any_entry: false,
+        };
+        let in_check = self.fill_risk(ksq, them, &mut risk);
+        if in_check {
+            self.fill_resolvers(ksq, them, &mut risk);
+        }
+        let r = &risk;
         let mut bits = self.occupied[us.index()];
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let from = CELL_OF_INDEX[i] as usize;
             let sq = Square::from_index_unchecked(i as u8);
-            if (risky_from >> i) & 1 != 0 {
+            if in_check {
+                let touches = from == ksq || r.flags[from] & RESOLVE != 0;
                 self.generate_from(from, &mut |_, to| {
-                    if self.leaves_king_safe(from, to, ksq, them, in_check) {
+                    if (touches || r.flags[to] & RESOLVE != 0)
+                        && self.leaves_king_safe(from, to, ksq, them, true)
+                    {
                         f(Move::new(sq, square_of(to)));
                     }
                 });
-            } else if risky_to == 0 {
-                self.generate_from(from, &mut |_, to| f(Move::new(sq, square_of(to))));
-            } else {
+            } else if r.flags[from] & LEAVE != 0 {
                 self.generate_from(from, &mut |_, to| {
-                    let ti = INDEX_OF_CELL[to];
-                    if (risky_to >> ti) & 1 == 0
-                        || self.leaves_king_safe(from, to, ksq, them, in_check)
-                    {
-                        f(Move::new(sq, Square::from_index_unchecked(ti)));
+                    if self.leaves_king_safe(from, to, ksq, them, false) {
+                        f(Move::new(sq, square_of(to)));
                     }
                 });
+            } else if r.any_entry {
+                self.generate_from(from, &mut |_, to| {
+                    if r.flags[to] & ENTER == 0 || self.leaves_king_safe(from, to, ksq, them, false)
+                    {
+                        f(Move::new(sq, square_of(to)));
+                    }
+                });
+            } else {
+                self.generate_from(from, &mut |_, to| f(Move::new(sq, square_of(to))));
             }
         }
     }
@@ -678,7 +691,11 @@ impl Position {
         };
         let king = if from == ksq { to } else { ksq };
         let full = in_check || from == ksq;
-        if self.line_attacked_after(&after, king, them) {
+        // Out of check, a line through the king changes only if the move
+        // touches it.
+        let rank = full || from & !15 == ksq & !15 || to & !15 == ksq & !15;
+        let file = full || from & 15 == ksq & 15 || to & 15 == ksq & 15;
+        if self.line_attacked_after(&after, king, them, rank, file) {
             return false;
         }
         let horse = code_of(them, Kind::Horse);
@@ -710,7 +727,14 @@ impl Position {
     /// on the board `after` a move, read from the sliding tables with the
     /// two lines' occupancy patched for the move.
     #[inline]
-    fn line_attacked_after(&self, after: &After<'_>, k: Cell, them: Color) -> bool {
+    fn line_attacked_after(
+        &self,
+        after: &After<'_>,
+        k: Cell,
+        them: Color,
+        rank: bool,
+        file: bool,
+    ) -> bool {
         let (from, to) = (after.from, after.to);
         let kr = (k >> 4) - 3;
         let kf = (k & 15) - 3;
@@ -733,7 +757,11 @@ impl Position {
         let rook = code_of(them, Kind::Rook);
         let cannon = code_of(them, Kind::Cannon);
         let king = code_of(them, Kind::King);
-        let e = RANK_SLIDES[kf][rocc as usize];
+        let e = if rank {
+            RANK_SLIDES[kf][rocc as usize]
+        } else {
+            0
+        };
         let mut first = e & rocc & 0x1FF;
         while first != 0 {
             if after.get(row + 3 + first.trailing_zeros() as usize) == rook {
@@ -747,6 +775,9 @@ impl Position {
                 return true;
             }
             second &= second - 1;
+        }
+        if !file {
+            return false;
         }
         let e = FILE_SLIDES[kr][focc as usize];
         let mut first = e & focc & 0x3FF;
@@ -774,79 +805,192 @@ impl Position {
     /// two pieces away, and the leg of an enemy horse aimed at the king.
     /// Entering: the empty points between the king and an enemy cannon with
     /// no screen (the newcomer would become the screen). `None` when the
-    /// king is in check: then every move is tested. The same four scans
+    /// king is in check: then every move is tested. The same table look-ups
     /// answer both questions, which is why they live in one function.
     #[inline]
-    fn risk_masks(&self, k: Cell, them: Color) -> Option<(u128, u128)> {
+    fn fill_risk(&self, k: Cell, them: Color, risk: &mut Risk) -> bool {
         let cells = &self.cells;
-        let rook = code_of(them, Kind::Rook);
-        let cannon = code_of(them, Kind::Cannon);
-        let king = code_of(them, Kind::King);
-        let horse = code_of(them, Kind::Horse);
-        let ib = |c: Cell| bit(INDEX_OF_CELL[c] as usize);
-        let mut from_mask = ib(k);
-        let mut to_mask = 0u128;
-        for d in ORTH {
-            let mut t = offset(k, d);
-            while cells[t] == EMPTY {
-                t = offset(t, d);
-            }
-            let p1 = t;
-            let c1 = cells[p1];
-            if c1 == OFF {
-                continue;
-            }
-            if c1 == rook || (c1 == king && (d == N || d == S)) {
-                return None;
-            }
-            if c1 == cannon {
-                let mut e = offset(k, d);
-                while e != p1 {
-                    to_mask |= ib(e);
-                    e = offset(e, d);
-                }
-            }
-            t = offset(t, d);
-            while cells[t] == EMPTY {
-                t = offset(t, d);
-            }
-            let p2 = t;
-            let c2 = cells[p2];
-            if c2 == OFF {
-                continue;
-            }
-            if c2 == cannon {
-                return None;
-            }
-            if c2 == rook || (c2 == king && (d == N || d == S)) {
-                from_mask |= ib(p1);
-            }
-            t = offset(t, d);
-            while cells[t] == EMPTY {
-                t = offset(t, d);
-            }
-            if cells[t] == cannon {
-                from_mask |= ib(p1) | ib(p2);
-            }
+        risk.flags[k] |= LEAVE;
+        let kr = (k >> 4) - 3;
+        let kf = (k & 15) - 3;
+        let row = k & !15;
+        let col = k & 15;
+        let rocc = self.rank_occ[kr] as u32;
+        let focc = self.file_occ[kf] as u32;
+        let on_rank = |b: u32| row + 3 + b as usize;
+        let on_file = |b: u32| ((b as usize + 3) << 4) + col;
+        let codes = LineCodes {
+            rook: code_of(them, Kind::Rook),
+            cannon: code_of(them, Kind::Cannon),
+            king: code_of(them, Kind::King),
+        };
+        if line_risk(
+            cells,
+            &RANK_SLIDES[kf],
+            rocc,
+            kf,
+            false,
+            on_rank,
+            &codes,
+            risk,
+        ) || line_risk(
+            cells,
+            &FILE_SLIDES[kr],
+            focc,
+            kr,
+            true,
+            on_file,
+            &codes,
+            risk,
+        ) {
+            return true;
         }
+        let horse = code_of(them, Kind::Horse);
         for (leg, h) in HORSE_ATTACKERS {
             if cells[offset(k, h)] == horse {
                 if cells[offset(k, leg)] == EMPTY {
-                    return None;
+                    return true;
                 }
-                from_mask |= ib(offset(k, leg));
+                risk.flags[offset(k, leg)] |= LEAVE;
             }
         }
         let pawn = code_of(them, Kind::Pawn);
         let behind = if them == Color::Red { S } else { N };
-        if cells[offset(k, behind)] == pawn
+        cells[offset(k, behind)] == pawn
             || (FLAGS[k] & home_flag(them) == 0
                 && (cells[offset(k, 1)] == pawn || cells[offset(k, -1)] == pawn))
-        {
-            return None;
-        }
-        Some((from_mask, to_mask))
     }
+
+    /// For a king in check: marks every point a move must leave or reach to
+    /// have a chance of answering the check — each checker's point, the
+    /// points between a rook, cannon or facing king and the king (a cannon's
+    /// screen among them), the leg of a checking horse. A move of another
+    /// piece touching none of them cannot be legal, so only the others are
+    /// tested.
+    fn fill_resolvers(&self, k: Cell, them: Color, risk: &mut Risk) {
+        let cells = &self.cells;
+        let rook = code_of(them, Kind::Rook);
+        let cannon = code_of(them, Kind::Cannon);
+        let king = code_of(them, Kind::King);
+        for d in ORTH {
+            let mut t = offset(k, d);
+            let mut seen = 0;
+            while cells[t] != OFF && seen < 2 {
+                let x = cells[t];
+                if x != EMPTY {
+                    let checks = if seen == 0 {
+                        x == rook || (x == king && (d == N || d == S))
+                    } else {
+                        x == cannon
+                    };
+                    if checks {
+                        let mut e = offset(k, d);
+                        while e != t {
+                            risk.flags[e] |= RESOLVE;
+                            e = offset(e, d);
+                        }
+                        risk.flags[t] |= RESOLVE;
+                        break;
+                    }
+                    seen += 1;
+                }
+                t = offset(t, d);
+            }
+        }
+        let horse = code_of(them, Kind::Horse);
+        for (leg, h) in HORSE_ATTACKERS {
+            if cells[offset(k, h)] == horse && cells[offset(k, leg)] == EMPTY {
+                risk.flags[offset(k, h)] |= RESOLVE;
+                risk.flags[offset(k, leg)] |= RESOLVE;
+            }
+        }
+        let pawn = code_of(them, Kind::Pawn);
+        for d in ORTH {
+            if cells[offset(k, d)] == pawn {
+                risk.flags[offset(k, d)] |= RESOLVE;
+            }
+        }
+    }
+}
+
+/// Leaving this point may expose the king.
+const LEAVE: u8 = 1;
+/// Entering this point may expose the king (as a cannon's new screen).
+const ENTER: u8 = 2;
+/// In check: a move must leave or reach this point to answer the check.
+const RESOLVE: u8 = 4;
+
+/// Per-point risk flags for one position's king, see [`Position::fill_risk`].
+struct Risk {
+    flags: [u8; 256],
+    any_entry: bool,
+}
+
+/// The enemy's line pieces, by cell code.
+struct LineCodes {
+    rook: u8,
+    cannon: u8,
+    king: u8,
+}
+
+/// Fills the risk flags for one line (rank or file) through the king at
+/// `pos`, both ways, from the sliding tables: `slides[occ]` gives the first
+/// piece each way (P1) and the one beyond it (P2); the table with P1 taken
+/// out gives the next (P3). Returns `true` if the king is attacked on it.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn line_risk<const L: usize>(
+    cells: &[u8; 256],
+    slides: &[u32; L],
+    occ: u32,
+    pos: usize,
+    vertical: bool,
+    cell: impl Fn(u32) -> Cell,
+    codes: &LineCodes,
+    risk: &mut Risk,
+) -> bool {
+    let e = slides[occ as usize];
+    let below = (1u32 << pos) - 1;
+    let above = !below & !(1 << pos) & 0xFFFF;
+    let first_all = e & occ & 0xFFFF;
+    let e3 = slides[(occ & !first_all) as usize];
+    for side in [below, above] {
+        let first = first_all & side;
+        if first == 0 {
+            continue;
+        }
+        let p1 = cell(first.trailing_zeros());
+        let x1 = cells[p1];
+        if x1 == codes.rook || (vertical && x1 == codes.king) {
+            return true;
+        }
+        if x1 == codes.cannon {
+            let mut empties = e & !occ & side & 0xFFFF;
+            while empties != 0 {
+                risk.flags[cell(empties.trailing_zeros())] |= ENTER;
+                risk.any_entry = true;
+                empties &= empties - 1;
+            }
+        }
+        let second = (e >> 16) & side;
+        if second == 0 {
+            continue;
+        }
+        let p2 = cell(second.trailing_zeros());
+        let x2 = cells[p2];
+        if x2 == codes.cannon {
+            return true;
+        }
+        if x2 == codes.rook || (vertical && x2 == codes.king) {
+            risk.flags[p1] |= LEAVE;
+        }
+        let third = (e3 >> 16) & side;
+        if third != 0 && cells[cell(third.trailing_zeros())] == codes.cannon {
+            risk.flags[p1] |= LEAVE;
+            risk.flags[p2] |= LEAVE;
+        }
+    }
+    false
 }
 
 /// Read access to a board's cells, so that attack tests can run on the
