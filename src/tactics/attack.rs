@@ -1,0 +1,531 @@
+//! Who attacks a point: the ground of 将 (check, brief §2.1) and of every
+//! "can take" in 捉 (chase, §2.4), 兑 and 献 (§2.5–2.6).
+//!
+//! Two notions, because the rules need both:
+//!
+//! * a **pseudo-attacker** could move onto the point by the movement rules
+//!   alone: the horse's leg (蹩马腿) and the elephant's eye (塞象眼) empty,
+//!   the cannon with exactly one screen (炮架), the rook's line open, the
+//!   elephant on its own half, advisor and king inside their palace, the
+//!   pawn forward (and sideways once across the river);
+//! * an **attacker** is a pseudo-attacker whose capture is also legal: it
+//!   does not leave its own king attacked — so a pinned piece, a king that
+//!   would step into an attack, and a capture that opens the file between
+//!   the two kings (对脸/飞将) do not attack.
+//!
+//! A fake root (假根, §2.4) is exactly a pseudo-attacker of a piece's own
+//! point that is not an attacker.
+//!
+//! **What "attacks `sq`" means for any occupant.** Both notions answer "could
+//! a piece of `by` capture an enemy piece standing on `sq`?". When `sq`
+//! holds an enemy of `by` that is the literal question. When `sq` is empty or
+//! holds a piece of `by`'s own colour, it is asked of the hypothetical
+//! position where an enemy piece stands on `sq` instead: this is "could
+//! recapture there" (protection) and "controls the point". So a cannon needs
+//! a screen to attack even an empty point (it moves there without one, but
+//! it could not capture there), and the kind of the hypothetical piece never
+//! matters, because the capturer replaces it. The flying king (飞将) is
+//! counted only when `sq` holds the enemy king.
+//!
+//! The side to move does not matter: the question is asked as if `by` were
+//! to move. The board core's [`Position`] API is used only through its
+//! public surface; hypothetical boards are a private copy of the placement.
+
+use std::ops::ControlFlow;
+
+use crate::board::{Color, Kind, Move, Piece, Position, Square};
+
+/// A piece that attacks a point, and where it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Attacker {
+    pub square: Square,
+    pub piece: Piece,
+}
+
+/// Read access to a placement: the real position or a hypothetical grid.
+pub(crate) trait Occupancy {
+    fn at(&self, sq: Square) -> Option<Piece>;
+}
+
+impl Occupancy for Position {
+    #[inline]
+    fn at(&self, sq: Square) -> Option<Piece> {
+        self.piece_at(sq)
+    }
+}
+
+/// A plain copy of a placement on which hypothetical captures are played
+/// without any legality requirement (a piece may be put anywhere, the side
+/// to move is irrelevant). Used to ask "after this capture, is the king
+/// safe?" and "after the enemy captures here, who can recapture?".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Grid {
+    cells: [Option<Piece>; 90],
+    kings: [Option<Square>; 2],
+}
+
+impl Occupancy for Grid {
+    #[inline]
+    fn at(&self, sq: Square) -> Option<Piece> {
+        self.cells.get(sq.index()).copied().flatten()
+    }
+}
+
+impl Grid {
+    pub(crate) fn of(pos: &Position) -> Grid {
+        let mut cells = [None; 90];
+        for (sq, p) in pos.pieces() {
+            if let Some(slot) = cells.get_mut(sq.index()) {
+                *slot = Some(p);
+            }
+        }
+        Grid {
+            cells,
+            kings: [Some(pos.king(Color::Red)), Some(pos.king(Color::Black))],
+        }
+    }
+
+    pub(crate) fn king(&self, color: Color) -> Option<Square> {
+        self.kings[color.index()]
+    }
+
+    /// Moves whatever stands on `from` to `to`, capturing what stood there.
+    pub(crate) fn apply(&mut self, from: Square, to: Square) {
+        let moving = self.at(from);
+        if let Some(captured) = self.at(to) {
+            if captured.kind == Kind::King {
+                self.kings[captured.color.index()] = None;
+            }
+        }
+        if let Some(p) = moving {
+            if p.kind == Kind::King {
+                self.kings[p.color.index()] = Some(to);
+            }
+        }
+        if let Some(slot) = self.cells.get_mut(to.index()) {
+            *slot = moving;
+        }
+        if let Some(slot) = self.cells.get_mut(from.index()) {
+            *slot = None;
+        }
+    }
+}
+
+const ORTH: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const DIAG: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+/// Where a horse attacking a point may stand, relative to the point. Its
+/// leg is the point's diagonal neighbour towards the horse:
+/// `(signum(df), signum(dr))`.
+const HORSE_FROM: [(i8, i8); 8] = [
+    (1, 2),
+    (-1, 2),
+    (1, -2),
+    (-1, -2),
+    (2, 1),
+    (2, -1),
+    (-2, 1),
+    (-2, -1),
+];
+
+/// Calls `f` for every pseudo-attacker of `sq` belonging to `by` (see the
+/// module notes for what that means whatever stands on `sq`). Stops as soon
+/// as `f` breaks.
+pub(crate) fn visit_pseudo_attackers<B: Occupancy + ?Sized>(
+    b: &B,
+    sq: Square,
+    by: Color,
+    f: &mut impl FnMut(Square, Piece) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let own = |p: Piece, kind: Kind| p.color == by && p.kind == kind;
+    let enemy_king_here = b.at(sq) == Some(Piece::new(by.opponent(), Kind::King));
+    // Rooks, cannons and the flying king, along the four lines.
+    for (df, dr) in ORTH {
+        let mut cur = sq;
+        let mut screened = false;
+        while let Some(next) = cur.offset(df, dr) {
+            cur = next;
+            let Some(p) = b.at(cur) else { continue };
+            if screened {
+                if own(p, Kind::Cannon) {
+                    f(cur, p)?;
+                }
+                break;
+            }
+            if own(p, Kind::Rook) || (own(p, Kind::King) && df == 0 && enemy_king_here) {
+                f(cur, p)?;
+            }
+            screened = true;
+        }
+    }
+    // Horses, whose leg must be empty.
+    for (df, dr) in HORSE_FROM {
+        let Some(hsq) = sq.offset(df, dr) else {
+            continue;
+        };
+        let Some(p) = b.at(hsq) else { continue };
+        if !own(p, Kind::Horse) {
+            continue;
+        }
+        let leg_empty = sq
+            .offset(df.signum(), dr.signum())
+            .is_some_and(|leg| b.at(leg).is_none());
+        if leg_empty {
+            f(hsq, p)?;
+        }
+    }
+    // Pawns: from behind, and from the side once across the river.
+    if let Some(behind) = sq.offset(0, -by.forward()) {
+        if let Some(p) = b.at(behind) {
+            if own(p, Kind::Pawn) {
+                f(behind, p)?;
+            }
+        }
+    }
+    if sq.crossed_river(by) {
+        for df in [1, -1] {
+            if let Some(side) = sq.offset(df, 0) {
+                if let Some(p) = b.at(side) {
+                    if own(p, Kind::Pawn) {
+                        f(side, p)?;
+                    }
+                }
+            }
+        }
+    }
+    // Advisors and the king inside their palace.
+    if sq.is_advisor_point(by) {
+        for (df, dr) in DIAG {
+            if let Some(a) = sq.offset(df, dr) {
+                if let Some(p) = b.at(a) {
+                    if own(p, Kind::Advisor) {
+                        f(a, p)?;
+                    }
+                }
+            }
+        }
+    }
+    if sq.in_palace(by) {
+        for (df, dr) in ORTH {
+            if let Some(k) = sq.offset(df, dr) {
+                if let Some(p) = b.at(k) {
+                    if own(p, Kind::King) && k.in_palace(by) {
+                        f(k, p)?;
+                    }
+                }
+            }
+        }
+    }
+    // Elephants on their own half, whose eye must be empty.
+    if sq.is_elephant_point(by) {
+        for (df, dr) in DIAG {
+            let eye_empty = sq.offset(df, dr).is_some_and(|e| b.at(e).is_none());
+            if !eye_empty {
+                continue;
+            }
+            if let Some(e) = sq.offset(2 * df, 2 * dr) {
+                if let Some(p) = b.at(e) {
+                    if own(p, Kind::Elephant) {
+                        f(e, p)?;
+                    }
+                }
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Whether any piece of `by` pseudo-attacks `sq` on `b` (the flying king
+/// included when `sq` holds the other king). This is "is that king in
+/// check" when `sq` is a king's point.
+pub(crate) fn pseudo_attacked<B: Occupancy + ?Sized>(b: &B, sq: Square, by: Color) -> bool {
+    visit_pseudo_attackers(b, sq, by, &mut |_, _| ControlFlow::Break(())).is_break()
+}
+
+/// Whether the piece on `from` (of colour `mover`) may capture on `to` on
+/// `g` without leaving its own king attacked. Assumes it pseudo-attacks `to`.
+pub(crate) fn capture_keeps_king_safe(g: &Grid, from: Square, to: Square, mover: Color) -> bool {
+    let mut after = g.clone();
+    after.apply(from, to);
+    match after.king(mover) {
+        Some(k) => !pseudo_attacked(&after, k, mover.opponent()),
+        None => true,
+    }
+}
+
+/// Legal attackers of `sq` by `by` on a hypothetical grid.
+pub(crate) fn grid_attackers(g: &Grid, sq: Square, by: Color) -> Vec<Attacker> {
+    let mut out = Vec::new();
+    let _ = visit_pseudo_attackers(g, sq, by, &mut |s, p| {
+        if capture_keeps_king_safe(g, s, sq, by) {
+            out.push(Attacker {
+                square: s,
+                piece: p,
+            });
+        }
+        ControlFlow::Continue(())
+    });
+    out
+}
+
+/// Pseudo-attackers of `sq` by `by` on any placement.
+pub(crate) fn grid_pseudo_attackers<B: Occupancy + ?Sized>(
+    b: &B,
+    sq: Square,
+    by: Color,
+) -> Vec<Attacker> {
+    let mut out = Vec::new();
+    let _ = visit_pseudo_attackers(b, sq, by, &mut |s, p| {
+        out.push(Attacker {
+            square: s,
+            piece: p,
+        });
+        ControlFlow::Continue(())
+    });
+    out
+}
+
+/// The pieces of `by` that could move onto `sq` by the movement rules alone
+/// (pins and the own king ignored). Serves 假根: a fake root is a
+/// pseudo-attacker of a piece's point that is not in [`attackers`].
+pub fn pseudo_attackers(pos: &Position, sq: Square, by: Color) -> Vec<Attacker> {
+    grid_pseudo_attackers(pos, sq, by)
+}
+
+/// The pieces of `by` that could really, legally capture an enemy piece on
+/// `sq` if `by` were to move: movement rules respected and the own king left
+/// safe (no pinned piece, no facing kings). Serves 捉 ("the piece can take"),
+/// 有根 ("a protector can recapture") and 兑/献 ("the opponent can take").
+pub fn attackers(pos: &Position, sq: Square, by: Color) -> Vec<Attacker> {
+    grid_attackers(&Grid::of(pos), sq, by)
+}
+
+/// Whether some piece of `by` legally attacks `sq` (see [`attackers`]).
+pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
+    let g = Grid::of(pos);
+    visit_pseudo_attackers(&g, sq, by, &mut |s, _| {
+        if capture_keeps_king_safe(&g, s, sq, by) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .is_break()
+}
+
+/// Whether the piece on `from` could legally capture on `to` if its side
+/// were to move (`to` as in [`attackers`]: an enemy there, or one supposed
+/// there). The `can_take(a, b)` primitive of the rules language.
+pub fn can_take(pos: &Position, from: Square, to: Square) -> bool {
+    let Some(p) = pos.piece_at(from) else {
+        return false;
+    };
+    attackers(pos, to, p.color).iter().any(|a| a.square == from)
+}
+
+/// The enemy pieces giving check to the side to move: 将 (§2.1) is a matter
+/// of movement rules, so a pinned piece still gives check.
+pub fn checkers(pos: &Position) -> Vec<Square> {
+    let us = pos.side_to_move();
+    grid_pseudo_attackers(pos, pos.king(us), us.opponent())
+        .into_iter()
+        .map(|a| a.square)
+        .collect()
+}
+
+/// Whether the legal move `m` gives check (将, §2.1); `false` for a move
+/// that is not legal here.
+pub fn gives_check(pos: &Position, m: Move) -> bool {
+    if !pos.is_legal(m) {
+        return false;
+    }
+    let mut next = pos.clone();
+    next.make(m);
+    next.in_check()
+}
+
+/// A cheap necessary condition for the legal move `m` of the side to move
+/// to give check to the enemy king on `king`: the defender was not in check
+/// before, so a check is new and must come from the moved piece (a line
+/// piece or pawn on the king's rank or file, a horse a jump away) or from a
+/// line or horse leg the move opened (`from` on the king's rank or file, or
+/// `from` a diagonal neighbour of the king: the legs of horses attacking it).
+/// Searches test the survivors exactly with make/in_check.
+#[inline]
+pub(crate) fn may_give_check(pos: &Position, m: Move, king: Square) -> bool {
+    let (kf, kr) = (king.file().index(), king.rank().index());
+    let (ff, fr) = (m.from.file().index(), m.from.rank().index());
+    let (tf, tr) = (m.to.file().index(), m.to.rank().index());
+    if tf == kf || tr == kr || ff == kf || fr == kr {
+        return true;
+    }
+    if ff.abs_diff(kf) == 1 && fr.abs_diff(kr) == 1 {
+        return true;
+    }
+    let (df, dr) = (tf.abs_diff(kf), tr.abs_diff(kr));
+    ((df, dr) == (1, 2) || (df, dr) == (2, 1))
+        && pos.piece_at(m.from).is_some_and(|p| p.kind == Kind::Horse)
+}
+
+// Tests state their expectations by panicking.
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::board::parse_fen;
+
+    fn pos(fen: &str) -> Position {
+        parse_fen(fen).unwrap_or_else(|e| panic!("bad test FEN {fen}: {e:?}"))
+    }
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap_or_else(|_| panic!("bad square {s}"))
+    }
+
+    fn squares(v: &[Attacker]) -> Vec<String> {
+        let mut s: Vec<String> = v.iter().map(|a| a.square.to_string()).collect();
+        s.sort();
+        s
+    }
+
+    #[test]
+    fn a_horse_with_its_leg_blocked_does_not_attack() {
+        // Red horse c2 eyes d4 (one file right, two ranks up); its leg is c3.
+        // With a red pawn on c3 the horse is hobbled (蹩马腿).
+        let free = pos("3k5/9/9/9/9/9/9/2N6/9/4K4 w");
+        let hobbled = pos("3k5/9/9/9/9/9/2P6/2N6/9/4K4 w");
+        assert_eq!(squares(&attackers(&free, sq("d4"), Color::Red)), ["c2"]);
+        assert!(attackers(&hobbled, sq("d4"), Color::Red).is_empty());
+        assert!(pseudo_attackers(&hobbled, sq("d4"), Color::Red).is_empty());
+        // The pawn on c3 shuts only the upward jumps; e3 (leg d2) stays open.
+        assert_eq!(squares(&attackers(&hobbled, sq("e3"), Color::Red)), ["c2"]);
+    }
+
+    #[test]
+    fn a_cannon_needs_exactly_one_screen() {
+        // Red cannon b2, black horse b7 on the same file, nothing between.
+        let bare = pos("3k5/9/1n7/9/9/9/9/1C7/9/4K4 w");
+        assert!(attackers(&bare, sq("b7"), Color::Red).is_empty());
+        // A red horse on b5 is the screen (炮架).
+        let screened = pos("3k5/9/1n7/9/1N7/9/9/1C7/9/4K4 w");
+        assert_eq!(squares(&attackers(&screened, sq("b7"), Color::Red)), ["b2"]);
+        // Two screens (b3 and b5): no attack.
+        let two = pos("3k5/9/1n7/9/1N7/9/1N7/1C7/9/4K4 w");
+        assert!(attackers(&two, sq("b7"), Color::Red).is_empty());
+        // An empty point is asked as "could it capture there": the bare cannon
+        // may move to b7 but does not attack it; the screened one attacks b6.
+        let alone = pos("3k5/9/9/9/9/9/9/1C7/9/4K4 w");
+        assert!(attackers(&alone, sq("b7"), Color::Red).is_empty());
+        assert_eq!(squares(&attackers(&screened, sq("b6"), Color::Red)), ["b2"]);
+    }
+
+    #[test]
+    fn a_pinned_rook_does_not_attack_across_the_file() {
+        // Red king e0, red rook e3, black rook e8 pins it on the e-file
+        // (black king f9, so the kings do not face). The red rook eyes the
+        // black horse a3 along rank 3, but leaving the file exposes its king.
+        let p = pos("5k3/4r4/9/9/9/9/n3R4/9/9/4K4 w");
+        assert_eq!(squares(&pseudo_attackers(&p, sq("a3"), Color::Red)), ["e3"]);
+        assert!(attackers(&p, sq("a3"), Color::Red).is_empty());
+        // Along the pin line it still attacks: it may take the pinner.
+        assert_eq!(squares(&attackers(&p, sq("e8"), Color::Red)), ["e3"]);
+    }
+
+    #[test]
+    fn a_piece_between_the_two_kings_may_not_leave_the_file() {
+        // Red king e0, black king e9, a red horse e4 alone between them: if it
+        // jumped to d6 the kings would face (飞将), so it does not attack d6.
+        let p = pos("4k4/9/9/9/9/4N4/9/9/9/4K4 b");
+        assert_eq!(squares(&pseudo_attackers(&p, sq("d6"), Color::Red)), ["e4"]);
+        assert!(attackers(&p, sq("d6"), Color::Red).is_empty());
+    }
+
+    #[test]
+    fn the_king_does_not_attack_a_point_it_could_not_safely_take() {
+        // Red king e0, black horse e1, black rook e8 watching the e-file
+        // (e2–e7 empty): taking the horse would put the king in check.
+        let p = pos("3k5/4r4/9/9/9/9/9/9/4n4/4K4 w");
+        assert_eq!(squares(&pseudo_attackers(&p, sq("e1"), Color::Red)), ["e0"]);
+        assert!(attackers(&p, sq("e1"), Color::Red).is_empty());
+        // With the black rook on d8 instead, the king may take.
+        let q = pos("3k5/3r5/9/9/9/9/9/9/4n4/4K4 w");
+        assert_eq!(squares(&attackers(&q, sq("e1"), Color::Red)), ["e0"]);
+    }
+
+    #[test]
+    fn elephants_and_pawns_keep_their_geometry() {
+        // Red elephant c0 reaches e2 through its eye d1.
+        let p = pos("3k5/9/9/9/9/9/9/9/9/2B1K4 w");
+        assert_eq!(squares(&attackers(&p, sq("e2"), Color::Red)), ["c0"]);
+        // A red horse on d1 fills the eye (塞象眼).
+        let eyed = pos("3k5/9/9/9/9/9/9/9/3N5/2B1K4 w");
+        assert!(attackers(&eyed, sq("e2"), Color::Red).is_empty());
+        // A crossed red pawn on c5 attacks c6, b5 and d5, never c4 behind it.
+        let pawn = pos("3k5/9/9/9/2P6/9/9/9/9/4K4 w");
+        assert_eq!(squares(&attackers(&pawn, sq("c6"), Color::Red)), ["c5"]);
+        assert_eq!(squares(&attackers(&pawn, sq("d5"), Color::Red)), ["c5"]);
+        assert!(attackers(&pawn, sq("c4"), Color::Red).is_empty());
+        // Before the river (c4) it attacks only straight ahead.
+        let home = pos("3k5/9/9/9/9/2P6/9/9/9/4K4 w");
+        assert_eq!(squares(&attackers(&home, sq("c5"), Color::Red)), ["c4"]);
+        assert!(attackers(&home, sq("d4"), Color::Red).is_empty());
+    }
+
+    #[test]
+    fn checkers_and_gives_check() {
+        // Red rook a0 to a9 checks the black king d9 along rank 9.
+        let p = pos("3k5/9/9/9/9/9/9/9/9/R3K4 w");
+        let m = Move::new(sq("a0"), sq("a9"));
+        assert!(gives_check(&p, m));
+        assert!(!gives_check(&p, Move::new(sq("a0"), sq("a8"))));
+        // A move that is not legal is never a check.
+        assert!(!gives_check(&p, Move::new(sq("a0"), sq("b1"))));
+        let after = p.play(m).unwrap_or_else(|e| panic!("{e}"));
+        let c: Vec<String> = checkers(&after).iter().map(|s| s.to_string()).collect();
+        assert_eq!(c, ["a9"]);
+        assert!(checkers(&p).is_empty());
+    }
+
+    #[test]
+    fn can_take_is_legal_capture_whoever_is_to_move() {
+        // Same pin as above, black to move: the red rook still cannot take a3.
+        let p = pos("5k3/4r4/9/9/9/9/n3R4/9/9/4K4 b");
+        assert!(!can_take(&p, sq("e3"), sq("a3")));
+        assert!(can_take(&p, sq("e3"), sq("e8")));
+        assert!(!can_take(&p, sq("d5"), sq("e8")));
+    }
+
+    #[test]
+    fn the_check_prefilter_never_misses_a_check() {
+        // Random playouts from the start: every move that gives check passes
+        // the cheap geometric filter the searches rely on.
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checks = 0;
+        for _ in 0..200 {
+            let mut p = Position::startpos();
+            for _ in 0..120 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let king = p.king(p.side_to_move().opponent());
+                for &m in moves.iter() {
+                    let mut q = p.clone();
+                    q.make(m);
+                    if q.in_check() {
+                        checks += 1;
+                        assert!(may_give_check(&p, m, king), "{p:?} {m}");
+                    }
+                }
+                let pick = moves[(next() % moves.len() as u64) as usize];
+                p.make(pick);
+            }
+        }
+        assert!(checks > 100, "only {checks} checks seen");
+    }
+}

@@ -1,0 +1,298 @@
+//! 有根 / 无根 / 少根, 真根 / 假根 — protection (brief §2.4).
+//!
+//! Serves 捉 (a chase on a rooted piece is no chase unless the exchange wins
+//! material), 兑 (only a rooted piece offers an exchange) and 献 (an unrooted
+//! piece is offered).
+//!
+//! A **root** (根) of the piece on `sq` is an own piece that could recapture
+//! on `sq` after an enemy captured there. It is **real** (真根) when that
+//! recapture is legal in the position after the capture, and **fake** (假根)
+//! when it only looks like protection: a protector by the movement rules
+//! that cannot recapture legally — it is pinned, or the recapture would
+//! leave the kings facing or the own king attacked, or it is a cannon whose
+//! screen was the capturer and is gone.
+//!
+//! Protection depends on the capture: a rook whose line opens because the
+//! capturer left it, or a cannon that gains its screen when the capturer
+//! lands between, is a real root against that capture only. So the answer
+//! is given per capturer ([`CaptureDefence`]), plus once for a capture "from
+//! nowhere" (an enemy piece supposed on `sq`, nothing else moved), which is
+//! what a referee means by "the piece is rooted" when nothing attacks it yet.
+//!
+//! **暗根 (hidden roots)** are not recaptures but tactics: after the capture,
+//! a check that forks and wins the capturer back, or a recapture that also
+//! uncovers a check. They are found by the capture-exchange search:
+//! [`exchange_for`](super::exchange::exchange_for) with the capture as
+//! first move sees every check and answer. A piece is rooted *including*
+//! hidden roots when no capture of it wins material by that search; this
+//! module answers the direct, board-level question only.
+
+use crate::board::{Kind, Piece, Position, Square};
+
+use super::attack::{grid_attackers, grid_pseudo_attackers, Attacker, Grid};
+
+/// Who protects a piece, against each possible capture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Protection {
+    pub square: Square,
+    pub piece: Piece,
+    /// Real roots against a capture from nowhere (an enemy piece supposed on
+    /// the square, nothing else changed).
+    pub real: Vec<Square>,
+    /// Own pieces that protect the square by the movement rules but could
+    /// not legally recapture there.
+    pub fake: Vec<Square>,
+    /// One entry per enemy piece that can legally capture the piece now.
+    pub captures: Vec<CaptureDefence>,
+}
+
+/// The roots of a piece against one particular capture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaptureDefence {
+    /// The enemy piece that captures, and where it stands before capturing.
+    pub capturer: Attacker,
+    /// Own pieces that can legally recapture after this capture, including
+    /// those the capture itself unmasks.
+    pub real: Vec<Square>,
+    /// Own pieces that seemed to protect (by the movement rules, before or
+    /// after the capture) but cannot legally recapture after it.
+    pub fake: Vec<Square>,
+}
+
+impl Protection {
+    /// 有根: every enemy piece that can take the piece now meets a real
+    /// root; if none can take it, a real root against a capture from
+    /// nowhere. Direct recaptures only (no 暗根, see the module notes).
+    pub fn is_rooted(&self) -> bool {
+        if self.captures.is_empty() {
+            !self.real.is_empty()
+        } else {
+            self.captures.iter().all(|c| !c.real.is_empty())
+        }
+    }
+
+    /// 少根 (under-rooted, E1 24.15): more enemy pieces can take it than it
+    /// has real roots against a capture from nowhere.
+    pub fn is_under_rooted(&self) -> bool {
+        self.captures.len() > self.real.len()
+    }
+
+    /// The roots against the capture by the piece on `capturer`, if that
+    /// piece can legally capture.
+    pub fn against(&self, capturer: Square) -> Option<&CaptureDefence> {
+        self.captures.iter().find(|c| c.capturer.square == capturer)
+    }
+}
+
+/// The protection of the piece on `sq`; `None` if the point is empty or
+/// holds a king (a king is never captured, so it has no roots).
+pub fn protection(pos: &Position, sq: Square) -> Option<Protection> {
+    let piece = pos.piece_at(sq)?;
+    if piece.kind == Kind::King {
+        return None;
+    }
+    let own = piece.color;
+    let grid = Grid::of(pos);
+    let before = grid_pseudo_attackers(&grid, sq, own);
+    let real: Vec<Square> = grid_attackers(&grid, sq, own)
+        .iter()
+        .map(|a| a.square)
+        .collect();
+    let fake = missing(&before, &real);
+    let captures = grid_attackers(&grid, sq, own.opponent())
+        .into_iter()
+        .map(|capturer| {
+            let mut after = grid.clone();
+            after.apply(capturer.square, sq);
+            let real: Vec<Square> = grid_attackers(&after, sq, own)
+                .iter()
+                .map(|a| a.square)
+                .collect();
+            let mut seeming = before.clone();
+            seeming.extend(grid_pseudo_attackers(&after, sq, own));
+            CaptureDefence {
+                capturer,
+                fake: missing(&seeming, &real),
+                real,
+            }
+        })
+        .collect();
+    Some(Protection {
+        square: sq,
+        piece,
+        real,
+        fake,
+        captures,
+    })
+}
+
+/// 有根: see [`Protection::is_rooted`]. `false` for an empty point or a king.
+pub fn is_rooted(pos: &Position, sq: Square) -> bool {
+    protection(pos, sq).is_some_and(|p| p.is_rooted())
+}
+
+/// Whether the piece on `sq` has a real root against the capture by the
+/// enemy piece on `capturer`; `false` if that piece cannot legally capture.
+pub fn is_rooted_against(pos: &Position, sq: Square, capturer: Square) -> bool {
+    protection(pos, sq)
+        .and_then(|p| p.against(capturer).map(|c| !c.real.is_empty()))
+        .unwrap_or(false)
+}
+
+/// The squares of `seeming` not in `real`, each once, in board order.
+fn missing(seeming: &[Attacker], real: &[Square]) -> Vec<Square> {
+    let mut out: Vec<Square> = seeming
+        .iter()
+        .map(|a| a.square)
+        .filter(|s| !real.contains(s))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+// Tests state their expectations by panicking.
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::board::parse_fen;
+
+    fn pos(fen: &str) -> Position {
+        parse_fen(fen).unwrap_or_else(|e| panic!("bad test FEN {fen}: {e:?}"))
+    }
+
+    fn sq(s: &str) -> Square {
+        s.parse().unwrap_or_else(|_| panic!("bad square {s}"))
+    }
+
+    fn names(v: &[Square]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn sorted(v: &[Square]) -> Vec<String> {
+        let mut n = names(v);
+        n.sort();
+        n
+    }
+
+    #[test]
+    fn a_rook_on_the_file_is_a_real_root() {
+        // Red horse a5, red rook a0 below it (a1–a4 empty), black rook a9
+        // above (a6–a8 empty): the black rook can take, the red rook retakes.
+        let p = pos("r2k5/9/9/9/N8/9/9/9/9/R3K4 w");
+        let prot = protection(&p, sq("a5")).unwrap_or_else(|| panic!("no piece"));
+        assert_eq!(names(&prot.real), ["a0"]);
+        assert!(prot.fake.is_empty());
+        assert_eq!(prot.captures.len(), 1);
+        let c = prot
+            .against(sq("a9"))
+            .unwrap_or_else(|| panic!("no capture"));
+        assert_eq!(names(&c.real), ["a0"]);
+        assert!(is_rooted(&p, sq("a5")));
+        assert!(is_rooted_against(&p, sq("a5"), sq("a9")));
+        assert!(!prot.is_under_rooted());
+    }
+
+    #[test]
+    fn a_protector_that_would_leave_the_kings_facing_is_a_fake_root() {
+        // Kings e0 and e9 with only a red horse e4 between them. The horse
+        // "protects" the red pawn c5 (jump e4→c5, leg d4 empty), but if the
+        // black rook c8 takes c5, the horse may not leave the e-file (飞将).
+        let p = pos("4k4/2r6/9/9/2P6/4N4/9/9/9/4K4 w");
+        let prot = protection(&p, sq("c5")).unwrap_or_else(|| panic!("no piece"));
+        assert!(prot.real.is_empty());
+        assert_eq!(names(&prot.fake), ["e4"]);
+        let c = prot
+            .against(sq("c8"))
+            .unwrap_or_else(|| panic!("c8 cannot take"));
+        assert!(c.real.is_empty());
+        assert_eq!(names(&c.fake), ["e4"]);
+        assert!(!is_rooted(&p, sq("c5")));
+        assert!(prot.is_under_rooted());
+        // A red advisor on e1 shields the kings: the same horse is a real root.
+        let shielded = pos("4k4/2r6/9/9/2P6/4N4/9/9/4A4/4K4 w");
+        assert!(is_rooted(&shielded, sq("c5")));
+        assert!(is_rooted_against(&shielded, sq("c5"), sq("c8")));
+    }
+
+    #[test]
+    fn a_pinned_protector_is_a_fake_root() {
+        // The red rook e3 guards the red horse a3 along rank 3, but the black
+        // rook e8 pins it to the red king e0. The black rook a9 takes a3 freely.
+        let p = pos("r4k3/4r4/9/9/9/9/N3R4/9/9/4K4 w");
+        let prot = protection(&p, sq("a3")).unwrap_or_else(|| panic!("no piece"));
+        assert!(prot.real.is_empty());
+        assert_eq!(names(&prot.fake), ["e3"]);
+        let c = prot
+            .against(sq("a9"))
+            .unwrap_or_else(|| panic!("a9 cannot take"));
+        assert!(c.real.is_empty());
+        assert_eq!(names(&c.fake), ["e3"]);
+        assert!(!is_rooted(&p, sq("a3")));
+    }
+
+    #[test]
+    fn a_cannon_whose_screen_is_the_capturer_is_a_fake_root() {
+        // Red cannon a0, black rook a3, red horse a5: the cannon covers a5
+        // through the rook as screen — against any capture from nowhere. But
+        // the rook itself captures a5, and the screen is gone.
+        let p = pos("3k5/9/9/9/N8/9/r8/9/9/C3K4 w");
+        let prot = protection(&p, sq("a5")).unwrap_or_else(|| panic!("no piece"));
+        assert_eq!(names(&prot.real), ["a0"]);
+        let c = prot
+            .against(sq("a3"))
+            .unwrap_or_else(|| panic!("a3 cannot take"));
+        assert!(c.real.is_empty());
+        assert_eq!(names(&c.fake), ["a0"]);
+        assert!(!is_rooted(&p, sq("a5")));
+        assert!(!is_rooted_against(&p, sq("a5"), sq("a3")));
+    }
+
+    #[test]
+    fn protection_that_appears_only_after_the_capture_counts() {
+        // The red rook a0 is blocked from a5 by the black rook a2 — until that
+        // rook moves up to take a5: then a1–a4 are open and the red rook retakes.
+        let p = pos("3k5/9/9/9/N8/9/9/r8/9/R3K4 w");
+        let prot = protection(&p, sq("a5")).unwrap_or_else(|| panic!("no piece"));
+        assert!(prot.real.is_empty());
+        let c = prot
+            .against(sq("a2"))
+            .unwrap_or_else(|| panic!("a2 cannot take"));
+        assert_eq!(names(&c.real), ["a0"]);
+        assert!(is_rooted(&p, sq("a5")));
+        // A cannon with two screens (red horse a2, black rook a3) gains its
+        // single screen when the rook leaves a3 to take a5.
+        let q = pos("3k5/9/9/9/N8/9/r8/N8/9/C3K4 w");
+        let prot = protection(&q, sq("a5")).unwrap_or_else(|| panic!("no piece"));
+        assert!(prot.real.is_empty());
+        let c = prot
+            .against(sq("a3"))
+            .unwrap_or_else(|| panic!("a3 cannot take"));
+        assert_eq!(sorted(&c.real), ["a0"]);
+        assert!(is_rooted(&q, sq("a5")));
+    }
+
+    #[test]
+    fn a_piece_protected_only_through_a_cannon_screen() {
+        // Red cannon c0, red pawn c3 as its screen, red horse c5 (c1, c2, c4
+        // empty): the horse is guarded through the screen. The black rook c9
+        // (c6–c8 empty) can take it, and the cannon retakes.
+        let p = pos("2rk5/9/9/9/2N6/9/2P6/9/9/2C1K4 w");
+        let prot = protection(&p, sq("c5")).unwrap_or_else(|| panic!("no piece"));
+        assert_eq!(names(&prot.real), ["c0"]);
+        let c = prot
+            .against(sq("c9"))
+            .unwrap_or_else(|| panic!("c9 cannot take"));
+        assert_eq!(names(&c.real), ["c0"]);
+        assert!(is_rooted(&p, sq("c5")));
+    }
+
+    #[test]
+    fn empty_points_and_kings_have_no_protection() {
+        let p = pos("3k5/9/9/9/9/9/9/9/9/4K4 w");
+        assert!(protection(&p, sq("e5")).is_none());
+        assert!(protection(&p, sq("e0")).is_none());
+        assert!(!is_rooted(&p, sq("e5")));
+    }
+}
