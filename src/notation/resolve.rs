@@ -241,9 +241,11 @@ fn piece_name(pos: &Position, sq: Square, color: Color, kind: Kind, notation: No
     }
 }
 
-/// "legal moves of the red horse on h0: `马二进三`, `马二进一`".
+/// "legal moves of the red horse on h0: `马二进三`, `马二进一`", listed by
+/// target point (rank, then file) so the order never depends on the generator.
 pub fn legal_moves_help(pos: &Position, squares: &[Square], notation: Notation) -> String {
-    let legal = pos.legal_moves();
+    let mut legal = pos.legal_moves().to_vec();
+    legal.sort_by_key(|m| m.to);
     squares
         .iter()
         .map(|&sq| {
