@@ -58,3 +58,46 @@ fn a_side_without_a_legal_move_has_lost_even_out_of_check() {
         "困毙 is not 将死, but it loses all the same"
     );
 }
+
+#[test]
+fn every_move_of_the_bundled_master_games_is_legal() {
+    // 2,516 games (data/games/README.md); each move must be legal in turn,
+    // and make/unmake must keep the incremental hash exact along the way.
+    let mut games = 0;
+    let mut plies = 0;
+    for file in [
+        "Hu_Ronghua_1391_UCI_games.pgn",
+        "Liu_Dahua_1125_UCI_games.pgn",
+    ] {
+        let path = format!(
+            "{}/data/games/wukong-xqdb/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for block in text
+            .split("\n\n")
+            .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
+        {
+            games += 1;
+            let mut pos = Position::startpos();
+            for token in block
+                .split_whitespace()
+                .filter(|t| t.len() == 4 && !t.ends_with('.'))
+            {
+                let (Ok(from), Ok(to)) = (token[..2].parse(), token[2..].parse()) else {
+                    panic!("game {games}: unreadable move {token}");
+                };
+                let m = Move::new(from, to);
+                assert!(
+                    pos.is_legal(m),
+                    "game {games}: {token} is illegal in {pos:?}"
+                );
+                pos.make(m);
+                plies += 1;
+            }
+            assert_eq!(pos.hash(), pos.hash_from_scratch());
+        }
+    }
+    assert_eq!(games, 2516);
+    assert!(plies > 150_000, "{plies} plies");
+}

@@ -178,18 +178,10 @@ fn positions(per_file: usize) -> Vec<Position> {
         "Hu_Ronghua_1391_UCI_games.pgn",
         "Liu_Dahua_1125_UCI_games.pgn",
     ] {
-        let path = format!("/work/shared/games/wukong-xqdb/{file}");
-        let path = if std::path::Path::new(&path).exists() {
-            path
-        } else {
-            format!(
-                "{}/../shared/games/wukong-xqdb/{file}",
-                env!("CARGO_MANIFEST_DIR")
-            )
-        };
-        if !std::path::Path::new(&path).exists() {
-            continue;
-        }
+        let path = format!(
+            "{}/data/games/wukong-xqdb/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
         for game in games(&path, per_file) {
             let mut p = Position::startpos();
             out.push(p.clone());
