@@ -9,7 +9,11 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use qili::board::perft::{perft, perft_full};
-use qili::board::{parse_fen, Position, START_FEN};
+use qili::board::{parse_fen, Move, Position, START_FEN};
+use qili::tactics::{
+    attackers, exchange, is_rooted, mate_by_checks, mate_threat, protection, ExchangeLimits,
+    NodeBudget, ValueTable,
+};
 
 /// Middlegame positions: CPW perft positions 2, 3, 5, 10, 11 and two from
 /// engines' test suites (see tests/data/perft.epd).
@@ -98,5 +102,128 @@ fn bench_generation(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_perft, bench_generation);
+fn mv(s: &str) -> Option<Move> {
+    Some(Move::new(
+        s.get(..2)?.parse().ok()?,
+        s.get(2..)?.parse().ok()?,
+    ))
+}
+
+/// The tactical queries a ruling asks, on the small positions of the
+/// tactics tests (each documented there with its hand-checked answer).
+fn bench_tactics(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tactics");
+    let values = ValueTable::conventional();
+    let exchanges = [
+        (
+            "rook_takes_protected_cannon",
+            "r2k5/9/9/9/c8/9/9/9/9/R3K4 w",
+            "a0a5",
+        ),
+        (
+            "rook_takes_free_cannon",
+            "3k5/9/9/9/c8/9/9/9/9/R3K4 w",
+            "a0a5",
+        ),
+        (
+            "forking_check_hidden_root",
+            "5k3/9/1R7/9/9/9/1c1n5/9/9/4K4 w",
+            "b7b3",
+        ),
+        (
+            "horse_takes_protected_rook",
+            "4k4/r2r5/9/2N6/9/9/9/9/9/5K3 w",
+            "c6b8",
+        ),
+    ];
+    for (name, fen, first) in exchanges {
+        let (Ok(pos), Some(first)) = (parse_fen(fen), mv(first)) else {
+            continue;
+        };
+        if !pos.is_legal(first) {
+            continue;
+        }
+        g.bench_function(format!("exchange/{name}"), |b| {
+            b.iter(|| {
+                let mut budget = NodeBudget::new(100_000);
+                exchange(
+                    black_box(&pos),
+                    first,
+                    &values,
+                    ExchangeLimits::default(),
+                    &mut budget,
+                )
+            })
+        });
+    }
+    let mates = [
+        (
+            "double_cannon_mate_in_1",
+            "3aka3/9/9/9/7C1/9/4C4/9/9/3K5 w",
+            5,
+        ),
+        ("mate_in_3_plies", "3k5/9/2P6/9/9/9/3p5/8R/R8/4K4 w", 5),
+        (
+            "no_mate_only_check_taken",
+            "4k4/9/9/9/2Nr5/9/9/9/9/5K3 w",
+            5,
+        ),
+    ];
+    for (name, fen, plies) in mates {
+        let Ok(pos) = parse_fen(fen) else { continue };
+        g.bench_function(format!("mate_by_checks/{name}"), |b| {
+            b.iter(|| mate_by_checks(black_box(&pos), plies, &mut NodeBudget::new(100_000)))
+        });
+    }
+    if let Some(after) = parse_fen("3k5/9/9/9/9/9/3p5/9/8R/R3K4 w")
+        .ok()
+        .and_then(|p| p.play(mv("a0a8")?).ok())
+    {
+        g.bench_function("mate_threat/quiet_rook_move", |b| {
+            b.iter(|| mate_threat(black_box(&after), 5, &mut NodeBudget::new(100_000)))
+        });
+    }
+    let positions = positions();
+    g.bench_function("protection/every_piece_middlegame", |b| {
+        b.iter(|| {
+            let mut rooted = 0;
+            for p in &positions {
+                for (sq, _) in p.pieces() {
+                    if protection(black_box(p), sq).is_some_and(|pr| pr.is_rooted()) {
+                        rooted += 1;
+                    }
+                }
+            }
+            rooted
+        })
+    });
+    g.bench_function("is_rooted/every_piece_middlegame", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| {
+                    p.pieces()
+                        .filter(|&(sq, _)| is_rooted(black_box(p), sq))
+                        .count()
+                })
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("attackers/every_piece_middlegame", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| {
+                    let us = p.side_to_move();
+                    p.pieces()
+                        .map(|(sq, _)| attackers(black_box(p), sq, us).len())
+                        .sum::<usize>()
+                })
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_perft, bench_generation, bench_tactics);
 criterion_main!(benches);
