@@ -20,7 +20,7 @@ fn sq(s: &str) -> Square {
 }
 
 fn mv(s: &str) -> Move {
-    Move::new(sq(&s[..2]), sq(&s[2..]))
+    s.parse().unwrap_or_else(|_| panic!("bad move {s}"))
 }
 
 fn pos(fen: &str) -> Position {

@@ -7,7 +7,7 @@ use qili::board::{parse_fen, Move, Position};
 fn play(moves: &[&str]) -> Position {
     let mut pos = Position::startpos();
     for m in moves {
-        let mv: Move = Move::new(m[..2].parse().unwrap(), m[2..].parse().unwrap());
+        let mv: Move = m.parse().unwrap();
         pos = pos.play(mv).unwrap_or_else(|e| panic!("{m}: {e}"));
     }
     pos

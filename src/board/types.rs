@@ -497,6 +497,18 @@ impl fmt::Display for Move {
     }
 }
 
+impl std::str::FromStr for Move {
+    type Err = ();
+    /// Parses ICCS coordinates such as `h2e2` (also `H2-E2`); whether the
+    /// move is legal is the position's question, not this one's.
+    fn from_str(s: &str) -> Result<Move, ()> {
+        let t: String = s.chars().filter(|&c| c != '-').collect();
+        let from = t.get(..2).ok_or(())?.parse()?;
+        let to = t.get(2..).ok_or(())?.parse()?;
+        Ok(Move::new(from, to))
+    }
+}
+
 impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
@@ -548,5 +560,15 @@ mod tests {
         assert_eq!(sq.index(), 2 * 9 + 4);
         assert!("j2".parse::<Square>().is_err());
         assert!("e10".parse::<Square>().is_err());
+    }
+
+    #[test]
+    fn move_parses_iccs_with_or_without_a_dash() {
+        let m: Result<Move, ()> = "h2e2".parse();
+        assert_eq!(m.map(|m| m.to_string()), Ok("h2e2".to_string()));
+        assert_eq!("H2-E2".parse::<Move>(), "h2e2".parse::<Move>());
+        assert!("h2e".parse::<Move>().is_err());
+        assert!("h2e2x".parse::<Move>().is_err());
+        assert!("炮二平五".parse::<Move>().is_err());
     }
 }

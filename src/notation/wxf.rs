@@ -236,11 +236,7 @@ mod tests {
     use crate::board::{parse_fen, Position};
 
     fn mv(s: &str) -> Move {
-        let sq = |t: &str| {
-            t.parse::<Square>()
-                .unwrap_or_else(|_| panic!("bad square {t}"))
-        };
-        Move::new(sq(&s[..2]), sq(&s[2..]))
+        s.parse().unwrap_or_else(|_| panic!("bad move {s}"))
     }
 
     #[test]

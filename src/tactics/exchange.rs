@@ -486,9 +486,7 @@ mod tests {
     }
 
     fn mv(s: &str) -> Move {
-        let from: Square = s[..2].parse().unwrap_or_else(|_| panic!("bad move {s}"));
-        let to: Square = s[2..].parse().unwrap_or_else(|_| panic!("bad move {s}"));
-        Move::new(from, to)
+        s.parse().unwrap_or_else(|_| panic!("bad move {s}"))
     }
 
     fn text(line: &[Move]) -> Vec<String> {

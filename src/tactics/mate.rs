@@ -240,16 +240,14 @@ impl<'b> MateSearcher<'b> {
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::board::{parse_fen, Square};
+    use crate::board::parse_fen;
 
     fn pos(fen: &str) -> Position {
         parse_fen(fen).unwrap_or_else(|e| panic!("bad test FEN {fen}: {e:?}"))
     }
 
     fn mv(s: &str) -> Move {
-        let from: Square = s[..2].parse().unwrap_or_else(|_| panic!("bad move {s}"));
-        let to: Square = s[2..].parse().unwrap_or_else(|_| panic!("bad move {s}"));
-        Move::new(from, to)
+        s.parse().unwrap_or_else(|_| panic!("bad move {s}"))
     }
 
     fn text(line: &[Move]) -> Vec<String> {
