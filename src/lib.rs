@@ -10,3 +10,4 @@ pub mod board;
 pub mod cli;
 pub mod notation;
 pub mod tactics;
+pub mod lang;

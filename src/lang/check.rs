@@ -1,0 +1,1 @@
+//! Static checks of a resolved rulebook (being written).

@@ -1,0 +1,876 @@
+//! Text → [`Rulebook`]: the pest grammar in `grammar/qili.pest`, then one
+//! `build_<rule>` function per grammar rule that turns its pairs into AST.
+//!
+//! pest's own error names grammar rules (`expected or_expr`); users should
+//! read what was expected in their words, on their file, at the exact line
+//! and column — [`SyntaxError`] does that, with every grammar rule given a
+//! human name in [`rule_name`].
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use pest::iterators::Pair;
+use pest::Parser;
+
+use super::ast::*;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "grammar/qili.pest"]
+struct QiliParser;
+
+/// A rules file's text with its name, shared by every diagnostic about it.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub name: String,
+    pub text: Arc<String>,
+}
+
+impl Source {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Source {
+        Source {
+            name: name.into(),
+            text: Arc::new(text.into()),
+        }
+    }
+
+    pub fn named(&self) -> NamedSource<String> {
+        NamedSource::new(self.name.clone(), self.text.as_str().to_string())
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let before = self.text.get(..offset.min(self.text.len())).unwrap_or("");
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, col)
+    }
+}
+
+/// Parses a rules file.
+pub fn parse(source: &Source) -> Result<Rulebook, SyntaxError> {
+    let text = source.text.as_str();
+    let mut pairs = QiliParser::parse(Rule::file, text).map_err(|e| SyntaxError::from_pest(source, &e))?;
+    let file = pairs.next().ok_or_else(|| SyntaxError::internal(source))?;
+    build_file(file).map_err(|span| SyntaxError::at(source, span, "a rules file".into()))
+}
+
+/// A failure inside the tree builder: the grammar accepted something the
+/// builder does not expect. Only a grammar/builder mismatch can cause it.
+type Built<T> = Result<T, Span>;
+
+fn span_of(p: &Pair<'_, Rule>) -> Span {
+    let s = p.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn ident(p: Pair<'_, Rule>) -> Ident {
+    Ident {
+        name: p.as_str().to_string(),
+        span: span_of(&p),
+    }
+}
+
+fn string(p: Pair<'_, Rule>) -> String {
+    let inner = p.into_inner().next().map(|i| i.as_str()).unwrap_or("");
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn build_file(p: Pair<'_, Rule>) -> Built<Rulebook> {
+    let whole = span_of(&p);
+    let mut header = None;
+    let mut items = Vec::new();
+    for child in p.into_inner() {
+        match child.as_rule() {
+            Rule::header => header = Some(build_header(child)?),
+            Rule::item => items.push(build_item(child)?),
+            Rule::EOI => {}
+            _ => return Err(span_of(&child)),
+        }
+    }
+    Ok(Rulebook {
+        header: header.ok_or(whole)?,
+        items,
+    })
+}
+
+fn build_header(p: Pair<'_, Rule>) -> Built<Header> {
+    let mut header = Header {
+        edition: Ident {
+            name: String::new(),
+            span: span_of(&p),
+        },
+        title_zh: None,
+        title_en: None,
+        year: None,
+        source: None,
+        status: None,
+        extends: None,
+    };
+    for child in p.into_inner() {
+        match child.as_rule() {
+            Rule::edition => {
+                for part in child.into_inner() {
+                    match part.as_rule() {
+                        Rule::string => {
+                            header.edition = Ident {
+                                span: span_of(&part),
+                                name: string(part),
+                            }
+                        }
+                        Rule::edition_field => {
+                            let field = part.into_inner().next().ok_or(header.edition.span)?;
+                            let rule = field.as_rule();
+                            let fspan = span_of(&field);
+                            let mut inner = field.into_inner();
+                            match rule {
+                                Rule::title_field => {
+                                    header.title_zh = inner.next().map(string);
+                                    header.title_en = inner.next().map(string);
+                                }
+                                Rule::year_field => {
+                                    let y = inner.next().ok_or(fspan)?;
+                                    header.year = Some(y.as_str().parse().map_err(|_| span_of(&y))?);
+                                }
+                                Rule::source_field => header.source = inner.next().map(string),
+                                Rule::status_field => header.status = inner.next().map(string),
+                                _ => return Err(fspan),
+                            }
+                        }
+                        _ => return Err(span_of(&part)),
+                    }
+                }
+            }
+            Rule::extends => {
+                let span = span_of(&child);
+                let mut ext = Extends {
+                    target: String::new(),
+                    by_path: false,
+                    pin: None,
+                    span,
+                };
+                for part in child.into_inner() {
+                    match part.as_rule() {
+                        Rule::path_kw => ext.by_path = true,
+                        Rule::string => ext.target = string(part),
+                        Rule::pin => ext.pin = part.into_inner().next().map(string),
+                        _ => return Err(span_of(&part)),
+                    }
+                }
+                header.extends = Some(ext);
+            }
+            _ => return Err(span_of(&child)),
+        }
+    }
+    Ok(header)
+}
+
+fn build_item(p: Pair<'_, Rule>) -> Built<Item> {
+    let span = span_of(&p);
+    let inner = p.into_inner().next().ok_or(span)?;
+    Ok(match inner.as_rule() {
+        Rule::values => Item::Values(build_values(inner)?),
+        Rule::definition => Item::Define(build_definition(inner)?),
+        Rule::nature => Item::Nature(build_nature(inner)?),
+        Rule::clause => Item::Clause(build_clause(inner)?),
+        Rule::order => Item::Order(build_order(inner)?),
+        Rule::verdict => Item::Verdict(build_verdict(inner)?),
+        Rule::removal => Item::Remove(build_removal(inner)?),
+        _ => return Err(span_of(&inner)),
+    })
+}
+
+fn build_removal(p: Pair<'_, Rule>) -> Built<Removal> {
+    let span = span_of(&p);
+    let mut inner = p.into_inner();
+    let kind = match inner.next().map(|k| k.as_str().to_string()).as_deref() {
+        Some("define") => ItemKind::Define,
+        Some("nature") => ItemKind::Nature,
+        Some("clause") => ItemKind::Clause,
+        _ => return Err(span),
+    };
+    let id = ident(inner.next().ok_or(span)?);
+    Ok(Removal { kind, id, span })
+}
+
+fn build_values(p: Pair<'_, Rule>) -> Built<Values> {
+    let span = span_of(&p);
+    let mut amend = Amend::Add;
+    let mut entries = Vec::new();
+    for child in p.into_inner() {
+        match child.as_rule() {
+            Rule::override_kw => amend = Amend::Override,
+            Rule::value_entry => {
+                let mut parts = child.into_inner();
+                let key = ident(parts.next().ok_or(span)?);
+                let v = parts.next().ok_or(span)?;
+                let value = v.as_str().parse().map_err(|_| span_of(&v))?;
+                entries.push(ValueEntry { key, value });
+            }
+            _ => return Err(span_of(&child)),
+        }
+    }
+    Ok(Values { amend, entries, span })
+}
+
+fn build_names(p: Pair<'_, Rule>) -> Names {
+    let mut it = p.into_inner();
+    Names {
+        zh: it.next().map(string),
+        en: it.next().map(string),
+    }
+}
+
+fn build_cite(p: Pair<'_, Rule>) -> Cite {
+    let span = span_of(&p);
+    Cite {
+        id: p.into_inner().next().map(|c| c.as_str().to_string()).unwrap_or_default(),
+        span,
+    }
+}
+
+fn build_type(p: Pair<'_, Rule>) -> Built<TypeName> {
+    let span = span_of(&p);
+    let inner = p.into_inner().next().ok_or(span)?;
+    let simple = |s: &str| -> Built<SetOf> {
+        Ok(match s {
+            "bool" => SetOf::Bool,
+            "int" => SetOf::Int,
+            "piece" => SetOf::Piece,
+            "side" => SetOf::Side,
+            "kind" => SetOf::Kind,
+            "nature" => SetOf::Nature,
+            "move" => SetOf::Move,
+            _ => return Err(span),
+        })
+    };
+    Ok(match inner.as_rule() {
+        Rule::set_type => {
+            let elem = inner.into_inner().next().ok_or(span)?;
+            TypeName::Set(simple(elem.as_str())?)
+        }
+        _ => TypeName::from(simple(inner.as_str())?),
+    })
+}
+
+fn build_definition(p: Pair<'_, Rule>) -> Built<Definition> {
+    let span = span_of(&p);
+    let mut amend = Amend::Add;
+    let mut name = None;
+    let mut params = Vec::new();
+    let mut ty = None;
+    let mut names = Names::default();
+    let mut cite = None;
+    let mut body = None;
+    for child in p.into_inner() {
+        match child.as_rule() {
+            Rule::override_kw => amend = Amend::Override,
+            Rule::ident => name = Some(ident(child)),
+            Rule::params => {
+                for param in child.into_inner() {
+                    let mut parts = param.into_inner();
+                    let pname = ident(parts.next().ok_or(span)?);
+                    let pty = build_type(parts.next().ok_or(span)?)?;
+                    params.push(Param { name: pname, ty: pty });
+                }
+            }
+            Rule::type_name => ty = Some(build_type(child)?),
+            Rule::names => names = build_names(child),
+            Rule::cite => cite = Some(build_cite(child)),
+            Rule::expr => body = Some(build_expr(child)?),
+            _ => return Err(span_of(&child)),
+        }
+    }
+    Ok(Definition {
+        amend,
+        name: name.ok_or(span)?,
+        params,
+        ty,
+        names,
+        cite,
+        body: body.ok_or(span)?,
+        span,
+    })
+}
+
+fn build_nature(p: Pair<'_, Rule>) -> Built<Nature> {
+    let span = span_of(&p);
+    let mut amend = Amend::Add;
+    let mut name = None;
+    let mut en = None;
+    let mut cite = None;
+    let mut body = None;
+    for child in p.into_inner() {
+        match child.as_rule() {
+            Rule::override_kw => amend = Amend::Override,
+            Rule::ident => name = Some(ident(child)),
+            Rule::string => en = Some(string(child)),
+            Rule::cite => cite = Some(build_cite(child)),
+            Rule::expr => body = Some(build_expr(child)?),
+            _ => return Err(span_of(&child)),
+        }
+    }
+    Ok(Nature {
+        amend,
+        name: name.ok_or(span)?,
+        en,
+        cite,
+        body: body.ok_or(span)?,
+        span,
+    })
+}
+
+fn build_ident_list(p: Pair<'_, Rule>) -> Vec<Ident> {
+    p.into_inner().map(ident).collect()
+}
+
+fn build_clause(p: Pair<'_, Rule>) -> Built<Clause> {
+    let span = span_of(&p);
+    let mut amend = Amend::Add;
+    let mut id = None;
+    let mut names = Names::default();
+    let mut cite = None;
+    let mut when = None;
+    let mut action = None;
+    for child in p.into_inner() {
+        match child.as_rule() {
+            Rule::override_kw => amend = Amend::Override,
+            Rule::ident => id = Some(ident(child)),
+            Rule::names => names = build_names(child),
+            Rule::cite => cite = Some(build_cite(child)),
+            Rule::clause_when => {
+                let e = child.into_inner().next().ok_or(span)?;
+                when = Some(build_expr(e)?);
+            }
+            Rule::clause_action => {
+                let a = child.into_inner().next().ok_or(span)?;
+                let aspan = span_of(&a);
+                let rule = a.as_rule();
+                let mut parts = a.into_inner();
+                action = Some(match rule {
+                    Rule::recast => {
+                        let from = build_ident_list(parts.next().ok_or(aspan)?);
+                        let to = ident(parts.next().ok_or(aspan)?);
+                        ClauseAction::Recast { from, to }
+                    }
+                    Rule::drop_natures => ClauseAction::Drop(build_ident_list(parts.next().ok_or(aspan)?)),
+                    Rule::add_natures => ClauseAction::Add(build_ident_list(parts.next().ok_or(aspan)?)),
+                    _ => return Err(aspan),
+                });
+            }
+            _ => return Err(span_of(&child)),
+        }
+    }
+    Ok(Clause {
+        amend,
+        id: id.ok_or(span)?,
+        names,
+        cite,
+        when: when.ok_or(span)?,
+        action: action.ok_or(span)?,
+        span,
+    })
+}
+
+fn build_order(p: Pair<'_, Rule>) -> Built<Order> {
+    let span = span_of(&p);
+    let mut amend = Amend::Add;
+    let mut groups = Vec::new();
+    for child in p.into_inner() {
+        match child.as_rule() {
+            Rule::override_kw => amend = Amend::Override,
+            Rule::order_group => groups.push(child.into_inner().map(ident).collect()),
+            _ => return Err(span_of(&child)),
+        }
+    }
+    Ok(Order { amend, groups, span })
+}
+
+fn build_ruling(p: Pair<'_, Rule>) -> Built<Ruling> {
+    let span = span_of(&p);
+    let inner = p.into_inner().next().ok_or(span)?;
+    Ok(match inner.as_rule() {
+        Rule::draw => Ruling::Draw,
+        Rule::must_change => Ruling::MustChange(ident(inner.into_inner().next().ok_or(span)?)),
+        _ => return Err(span),
+    })
+}
+
+fn build_verdict(p: Pair<'_, Rule>) -> Built<Verdict> {
+    let span = span_of(&p);
+    let mut amend = Amend::Add;
+    let mut cases = Vec::new();
+    let mut otherwise = None;
+    for child in p.into_inner() {
+        match child.as_rule() {
+            Rule::override_kw => amend = Amend::Override,
+            Rule::case => {
+                let cspan = span_of(&child);
+                let mut id = None;
+                let mut names = Names::default();
+                let mut cite = None;
+                let mut for_side = None;
+                let mut cond = None;
+                let mut ruling = None;
+                for part in child.into_inner() {
+                    match part.as_rule() {
+                        Rule::ident => id = Some(ident(part)),
+                        Rule::names => names = build_names(part),
+                        Rule::cite => cite = Some(build_cite(part)),
+                        Rule::for_side => for_side = part.into_inner().next().map(ident),
+                        Rule::expr => cond = Some(build_expr(part)?),
+                        Rule::ruling => ruling = Some(build_ruling(part)?),
+                        _ => return Err(span_of(&part)),
+                    }
+                }
+                cases.push(Case {
+                    id: id.ok_or(cspan)?,
+                    names,
+                    cite,
+                    for_side,
+                    cond: cond.ok_or(cspan)?,
+                    ruling: ruling.ok_or(cspan)?,
+                    span: cspan,
+                });
+            }
+            Rule::otherwise => {
+                let r = child.into_inner().next().ok_or(span)?;
+                otherwise = Some(build_ruling(r)?);
+            }
+            _ => return Err(span_of(&child)),
+        }
+    }
+    Ok(Verdict {
+        amend,
+        cases,
+        otherwise: otherwise.ok_or(span)?,
+        span,
+    })
+}
+
+// -----------------------------------------------------------------------------
+// Expressions
+// -----------------------------------------------------------------------------
+
+fn boxed(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
+
+fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
+    let span = span_of(&p);
+    match p.as_rule() {
+        Rule::expr | Rule::primary => {
+            let inner = p.into_inner().next().ok_or(span)?;
+            build_expr(inner)
+        }
+        Rule::quantified => {
+            let mut parts = p.into_inner();
+            let q = match parts.next().map(|q| q.as_str().to_string()).as_deref() {
+                Some("exists") => Quantifier::Exists,
+                Some("forall") => Quantifier::Forall,
+                _ => return Err(span),
+            };
+            let var = ident(parts.next().ok_or(span)?);
+            let rest: Vec<Pair<'_, Rule>> = parts.collect();
+            let (set, filter, body) = match rest.len() {
+                2 => (rest[0].clone(), None, rest[1].clone()),
+                3 => (rest[0].clone(), Some(rest[1].clone()), rest[2].clone()),
+                _ => return Err(span),
+            };
+            Ok(Expr {
+                kind: ExprKind::Quantified {
+                    quantifier: q,
+                    var,
+                    set: boxed(build_expr(set)?),
+                    filter: filter.map(build_expr).transpose()?.map(boxed),
+                    body: boxed(build_expr(body)?),
+                },
+                span,
+            })
+        }
+        Rule::conditional => {
+            let mut parts = p.into_inner();
+            let c = build_expr(parts.next().ok_or(span)?)?;
+            let t = build_expr(parts.next().ok_or(span)?)?;
+            let e = build_expr(parts.next().ok_or(span)?)?;
+            Ok(Expr {
+                kind: ExprKind::If(boxed(c), boxed(t), boxed(e)),
+                span,
+            })
+        }
+        Rule::or_expr | Rule::and_expr => {
+            let op = if p.as_rule() == Rule::or_expr { BinOp::Or } else { BinOp::And };
+            let mut parts = p.into_inner();
+            let mut acc = build_expr(parts.next().ok_or(span)?)?;
+            for next in parts {
+                let rhs = build_expr(next)?;
+                let s = Span::new(acc.span.start, rhs.span.end);
+                acc = Expr {
+                    kind: ExprKind::Binary(op, boxed(acc), boxed(rhs)),
+                    span: s,
+                };
+            }
+            Ok(acc)
+        }
+        Rule::not_expr => {
+            let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+            let (nots, rest) = parts.split_at(parts.len().saturating_sub(1));
+            let last = rest.first().cloned().ok_or(span)?;
+            let mut acc = build_expr(last)?;
+            for n in nots.iter().rev() {
+                let s = Span::new(span_of(n).start, acc.span.end);
+                acc = Expr {
+                    kind: ExprKind::Not(boxed(acc)),
+                    span: s,
+                };
+            }
+            Ok(acc)
+        }
+        Rule::compare => {
+            let mut parts = p.into_inner();
+            let lhs = build_expr(parts.next().ok_or(span)?)?;
+            match (parts.next(), parts.next()) {
+                (Some(op), Some(rhs)) => {
+                    let op = match op.as_str() {
+                        "=" => BinOp::Eq,
+                        "!=" => BinOp::Ne,
+                        "<" => BinOp::Lt,
+                        "<=" => BinOp::Le,
+                        ">" => BinOp::Gt,
+                        ">=" => BinOp::Ge,
+                        "in" => BinOp::In,
+                        _ => return Err(span_of(&op)),
+                    };
+                    Ok(Expr {
+                        kind: ExprKind::Binary(op, boxed(lhs), boxed(build_expr(rhs)?)),
+                        span,
+                    })
+                }
+                _ => Ok(lhs),
+            }
+        }
+        Rule::sum => {
+            let mut parts = p.into_inner();
+            let mut acc = build_expr(parts.next().ok_or(span)?)?;
+            while let (Some(op), Some(next)) = (parts.next(), parts.next()) {
+                let op = if op.as_str() == "+" { BinOp::Add } else { BinOp::Sub };
+                let rhs = build_expr(next)?;
+                let s = Span::new(acc.span.start, rhs.span.end);
+                acc = Expr {
+                    kind: ExprKind::Binary(op, boxed(acc), boxed(rhs)),
+                    span: s,
+                };
+            }
+            Ok(acc)
+        }
+        Rule::product => {
+            let mut parts = p.into_inner();
+            let mut acc = build_expr(parts.next().ok_or(span)?)?;
+            for next in parts {
+                let rhs = build_expr(next)?;
+                let s = Span::new(acc.span.start, rhs.span.end);
+                acc = Expr {
+                    kind: ExprKind::Binary(BinOp::Mul, boxed(acc), boxed(rhs)),
+                    span: s,
+                };
+            }
+            Ok(acc)
+        }
+        Rule::unary => {
+            let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+            let (negs, rest) = parts.split_at(parts.len().saturating_sub(1));
+            let last = rest.first().cloned().ok_or(span)?;
+            let mut acc = build_expr(last)?;
+            for n in negs.iter().rev() {
+                let s = Span::new(span_of(n).start, acc.span.end);
+                acc = Expr {
+                    kind: ExprKind::Neg(boxed(acc)),
+                    span: s,
+                };
+            }
+            Ok(acc)
+        }
+        Rule::context => {
+            let mut parts = p.into_inner();
+            let kind = parts.next().ok_or(span)?;
+            let which = kind.into_inner().next().ok_or(span)?;
+            let ctx = match which.as_rule() {
+                Rule::before_kw => Context::Before,
+                Rule::after_pass => Context::AfterPass,
+                Rule::after_take => {
+                    let mut args = which.into_inner();
+                    let a = build_expr(args.next().ok_or(span)?)?;
+                    let b = build_expr(args.next().ok_or(span)?)?;
+                    Context::AfterTake(a, b)
+                }
+                _ => return Err(span_of(&which)),
+            };
+            let body = build_expr(parts.next().ok_or(span)?)?;
+            Ok(Expr {
+                kind: ExprKind::Context(Box::new(ctx), boxed(body)),
+                span,
+            })
+        }
+        Rule::count_expr => {
+            let mut parts = p.into_inner();
+            let var = ident(parts.next().ok_or(span)?);
+            let set = build_expr(parts.next().ok_or(span)?)?;
+            let filter = parts.next().map(build_expr).transpose()?.map(boxed);
+            Ok(Expr {
+                kind: ExprKind::Count {
+                    var,
+                    set: boxed(set),
+                    filter,
+                },
+                span,
+            })
+        }
+        Rule::set_builder => {
+            let mut parts = p.into_inner().filter(|q| q.as_rule() != Rule::in_kw);
+            let var = ident(parts.next().ok_or(span)?);
+            let set = build_expr(parts.next().ok_or(span)?)?;
+            let filter = build_expr(parts.next().ok_or(span)?)?;
+            Ok(Expr {
+                kind: ExprKind::SetBuilder {
+                    var,
+                    set: boxed(set),
+                    filter: boxed(filter),
+                },
+                span,
+            })
+        }
+        Rule::set_literal => Ok(Expr {
+            kind: ExprKind::SetLiteral(p.into_inner().map(build_expr).collect::<Built<_>>()?),
+            span,
+        }),
+        Rule::integer => Ok(Expr {
+            kind: ExprKind::Int(p.as_str().parse().map_err(|_| span)?),
+            span,
+        }),
+        Rule::boolean => Ok(Expr {
+            kind: ExprKind::Bool(p.as_str() == "true"),
+            span,
+        }),
+        Rule::call => {
+            let mut parts = p.into_inner();
+            let name = ident(parts.next().ok_or(span)?);
+            let args = parts.map(build_expr).collect::<Built<Vec<_>>>()?;
+            Ok(Expr {
+                kind: ExprKind::Call(name, args),
+                span,
+            })
+        }
+        Rule::variable => {
+            let id = ident(p.into_inner().next().ok_or(span)?);
+            Ok(Expr {
+                kind: ExprKind::Name(id),
+                span,
+            })
+        }
+        _ => Err(span),
+    }
+}
+
+// -----------------------------------------------------------------------------
+// Diagnostics
+// -----------------------------------------------------------------------------
+
+/// What a user would call each grammar rule, for "expected …" messages.
+pub fn rule_name(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::file | Rule::header => "`edition \"…\" { … }` at the top of the file",
+        Rule::edition => "`edition \"id\" { … }`",
+        Rule::edition_field => "`title`, `year`, `source` or `status`",
+        Rule::title_field => "`title \"中文\" / \"English\"`",
+        Rule::year_field => "`year 2011`",
+        Rule::source_field => "`source \"…\"`",
+        Rule::status_field => "`status \"…\"`",
+        Rule::extends => "`extends \"edition\"`",
+        Rule::pin => "`sha256 \"…\"`",
+        Rule::item => "an item (`define`, `nature`, `clause`, `values`, `order`, `verdict`, `remove`)",
+        Rule::removal => "`remove define|nature|clause <id>`",
+        Rule::item_kind => "`define`, `nature` or `clause`",
+        Rule::values => "`values { … }`",
+        Rule::value_entry | Rule::value_key => "a value such as `rook 10` or `pawn.crossed 2`",
+        Rule::definition => "`define name(…) = …`",
+        Rule::params => "a parameter list `(p: piece, …)`",
+        Rule::param => "a parameter `name: type`",
+        Rule::type_name | Rule::simple_type | Rule::set_type => {
+            "a type (`bool`, `int`, `piece`, `side`, `kind`, `nature`, `move`, `set<…>`)"
+        }
+        Rule::names => "a quoted name",
+        Rule::cite | Rule::cite_id => "a citation such as `@24.3`",
+        Rule::nature => "`nature 名 \"english\" = …`",
+        Rule::clause => "`clause id { when …  recast … -> … }`",
+        Rule::clause_when => "`when <condition>`",
+        Rule::clause_action => "`recast A, B -> C`, `drop A` or `add A`",
+        Rule::recast => "`recast A, B -> C`",
+        Rule::drop_natures => "`drop A, B`",
+        Rule::add_natures => "`add A, B`",
+        Rule::ident_list => "a list of natures",
+        Rule::order => "`order 将 > 杀 > …`",
+        Rule::order_group => "a nature, or natures of equal weight joined by `=`",
+        Rule::verdict => "`verdict { case … otherwise => … }`",
+        Rule::case => "`case id: <condition> => <ruling>`",
+        Rule::for_side => "`for s`",
+        Rule::otherwise => "`otherwise => <ruling>`",
+        Rule::ruling | Rule::must_change => "`draw` or `<side> must change`",
+        Rule::draw => "`draw`",
+        Rule::expr
+        | Rule::or_expr
+        | Rule::and_expr
+        | Rule::not_expr
+        | Rule::compare
+        | Rule::sum
+        | Rule::product
+        | Rule::unary
+        | Rule::primary => "an expression",
+        Rule::quantified => "`exists x in … : …` or `forall x in … : …`",
+        Rule::quantifier => "`exists` or `forall`",
+        Rule::conditional => "`if … then … else …`",
+        Rule::compare_op => "a comparison (`=`, `!=`, `<`, `<=`, `>`, `>=`, `in`)",
+        Rule::sum_op => "`+` or `-`",
+        Rule::context | Rule::context_kind => "`before { … }`, `after take(a, b) { … }` or `after pass { … }`",
+        Rule::after_take => "`after take(a, b) { … }`",
+        Rule::count_expr => "`count x in …`",
+        Rule::set_builder | Rule::set_literal => "a set `{ … }`",
+        Rule::call => "a call `name(…)`",
+        Rule::variable | Rule::ident => "a name",
+        Rule::integer => "a number",
+        Rule::boolean => "`true` or `false`",
+        Rule::string | Rule::string_inner => "a quoted string",
+        Rule::EOI => "the end of the file",
+        _ => return None,
+    })
+}
+
+/// A syntax error at one place in a rules file.
+#[derive(Debug)]
+pub struct SyntaxError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub span: Span,
+    pub expected: Vec<&'static str>,
+    pub found: String,
+    source: NamedSource<String>,
+}
+
+impl SyntaxError {
+    fn from_pest(source: &Source, e: &pest::error::Error<Rule>) -> SyntaxError {
+        let pos = match e.location {
+            pest::error::InputLocation::Pos(p) => p,
+            pest::error::InputLocation::Span((s, _)) => s,
+        };
+        let mut expected: Vec<&'static str> = match &e.variant {
+            pest::error::ErrorVariant::ParsingError { positives, .. } => {
+                positives.iter().filter_map(|r| rule_name(*r)).collect()
+            }
+            pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
+        };
+        expected.sort_unstable();
+        expected.dedup();
+        let text = source.text.as_str();
+        let found_char = text.get(pos..).and_then(|t| t.chars().next());
+        let len = found_char.map_or(0, char::len_utf8);
+        let found = match found_char {
+            None => "the end of the file".to_string(),
+            Some(_) => {
+                let word: String = text
+                    .get(pos..)
+                    .unwrap_or("")
+                    .chars()
+                    .take_while(|c| !c.is_whitespace())
+                    .take(20)
+                    .collect();
+                format!("`{word}`")
+            }
+        };
+        let (line, column) = source.line_col(pos);
+        SyntaxError {
+            file: source.name.clone(),
+            line,
+            column,
+            span: Span::new(pos, pos + len),
+            expected,
+            found,
+            source: source.named(),
+        }
+    }
+
+    fn at(source: &Source, span: Span, expected: String) -> SyntaxError {
+        let (line, column) = source.line_col(span.start);
+        let _ = expected;
+        SyntaxError {
+            file: source.name.clone(),
+            line,
+            column,
+            span,
+            expected: vec!["a construct the tree builder knows (please report this file)"],
+            found: "something the grammar accepted but qili cannot build".into(),
+            source: source.named(),
+        }
+    }
+
+    fn internal(source: &Source) -> SyntaxError {
+        SyntaxError::at(source, Span::new(0, 0), String::new())
+    }
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unexpected {} at {}:{}:{}", self.found, self.file, self.line, self.column)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+impl Diagnostic for SyntaxError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("qili::parse::syntax"))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        if self.expected.is_empty() {
+            return None;
+        }
+        Some(Box::new(format!("expected {}", join_or(&self.expected))))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let label = match self.expected.as_slice() {
+            [] => "unexpected here".to_string(),
+            [one] => format!("expected {one}"),
+            many => format!("expected one of {} things", many.len()),
+        };
+        Some(Box::new(std::iter::once(LabeledSpan::new_primary_with_span(
+            Some(label),
+            self.span,
+        ))))
+    }
+}
+
+fn join_or(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} or {}", rest.join(", "), last),
+    }
+}

@@ -1,0 +1,1 @@
+//! The board primitives a rules file can call (being written).
