@@ -7,6 +7,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod diff;
 pub mod fmt;
 pub mod parse;
 pub mod primitives;

@@ -404,7 +404,7 @@ fn build_ruling(p: Pair<'_, Rule>) -> Built<Ruling> {
     let inner = p.into_inner().next().ok_or(span)?;
     Ok(match inner.as_rule() {
         Rule::draw => Ruling::Draw,
-        Rule::must_change => Ruling::MustChange(ident(inner.into_inner().next().ok_or(span)?)),
+        Rule::must_change => Ruling::MustChange(ident(meaningful(inner).next().ok_or(span)?)),
         _ => return Err(span),
     })
 }
@@ -430,7 +430,7 @@ fn build_verdict(p: Pair<'_, Rule>) -> Built<Verdict> {
                         Rule::ident => id = Some(ident(part)),
                         Rule::names => names = build_names(part),
                         Rule::cite => cite = Some(build_cite(part)),
-                        Rule::for_side => for_side = part.into_inner().next().map(ident),
+                        Rule::for_side => for_side = meaningful(part).next().map(ident),
                         Rule::expr => cond = Some(build_expr(part)?),
                         Rule::ruling => ruling = Some(build_ruling(part)?),
                         _ => return Err(span_of(&part)),
@@ -469,15 +469,41 @@ fn boxed(e: Expr) -> Box<Expr> {
     Box::new(e)
 }
 
+/// Keyword tokens carry no meaning of their own once the rule matched.
+fn is_keyword_token(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::or_kw
+            | Rule::and_kw
+            | Rule::in_kw
+            | Rule::where_kw
+            | Rule::if_kw
+            | Rule::then_kw
+            | Rule::else_kw
+            | Rule::after_kw
+            | Rule::take_kw
+            | Rule::pass_kw
+            | Rule::count_kw
+            | Rule::for_kw
+            | Rule::must_kw
+            | Rule::change_kw
+    )
+}
+
+/// The children of a pair that carry meaning.
+fn meaningful<'a>(p: Pair<'a, Rule>) -> impl Iterator<Item = Pair<'a, Rule>> {
+    p.into_inner().filter(|q| !is_keyword_token(q.as_rule()))
+}
+
 fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
     let span = span_of(&p);
     match p.as_rule() {
         Rule::expr | Rule::primary => {
-            let inner = p.into_inner().next().ok_or(span)?;
+            let inner = meaningful(p).next().ok_or(span)?;
             build_expr(inner)
         }
         Rule::quantified => {
-            let mut parts = p.into_inner();
+            let mut parts = meaningful(p);
             let q = match parts.next().map(|q| q.as_str().to_string()).as_deref() {
                 Some("exists") => Quantifier::Exists,
                 Some("forall") => Quantifier::Forall,
@@ -502,7 +528,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             })
         }
         Rule::conditional => {
-            let mut parts = p.into_inner();
+            let mut parts = meaningful(p);
             let c = build_expr(parts.next().ok_or(span)?)?;
             let t = build_expr(parts.next().ok_or(span)?)?;
             let e = build_expr(parts.next().ok_or(span)?)?;
@@ -513,7 +539,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
         }
         Rule::or_expr | Rule::and_expr => {
             let op = if p.as_rule() == Rule::or_expr { BinOp::Or } else { BinOp::And };
-            let mut parts = p.into_inner();
+            let mut parts = meaningful(p);
             let mut acc = build_expr(parts.next().ok_or(span)?)?;
             for next in parts {
                 let rhs = build_expr(next)?;
@@ -526,7 +552,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             Ok(acc)
         }
         Rule::not_expr => {
-            let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+            let parts: Vec<Pair<'_, Rule>> = meaningful(p).collect();
             let (nots, rest) = parts.split_at(parts.len().saturating_sub(1));
             let last = rest.first().cloned().ok_or(span)?;
             let mut acc = build_expr(last)?;
@@ -540,7 +566,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             Ok(acc)
         }
         Rule::compare => {
-            let mut parts = p.into_inner();
+            let mut parts = meaningful(p);
             let lhs = build_expr(parts.next().ok_or(span)?)?;
             match (parts.next(), parts.next()) {
                 (Some(op), Some(rhs)) => {
@@ -563,7 +589,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             }
         }
         Rule::sum => {
-            let mut parts = p.into_inner();
+            let mut parts = meaningful(p);
             let mut acc = build_expr(parts.next().ok_or(span)?)?;
             while let (Some(op), Some(next)) = (parts.next(), parts.next()) {
                 let op = if op.as_str() == "+" { BinOp::Add } else { BinOp::Sub };
@@ -577,7 +603,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             Ok(acc)
         }
         Rule::product => {
-            let mut parts = p.into_inner();
+            let mut parts = meaningful(p);
             let mut acc = build_expr(parts.next().ok_or(span)?)?;
             for next in parts {
                 let rhs = build_expr(next)?;
@@ -590,7 +616,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             Ok(acc)
         }
         Rule::unary => {
-            let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+            let parts: Vec<Pair<'_, Rule>> = meaningful(p).collect();
             let (negs, rest) = parts.split_at(parts.len().saturating_sub(1));
             let last = rest.first().cloned().ok_or(span)?;
             let mut acc = build_expr(last)?;
@@ -604,14 +630,14 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             Ok(acc)
         }
         Rule::context => {
-            let mut parts = p.into_inner();
+            let mut parts = meaningful(p);
             let kind = parts.next().ok_or(span)?;
-            let which = kind.into_inner().next().ok_or(span)?;
+            let which = meaningful(kind).next().ok_or(span)?;
             let ctx = match which.as_rule() {
                 Rule::before_kw => Context::Before,
                 Rule::after_pass => Context::AfterPass,
                 Rule::after_take => {
-                    let mut args = which.into_inner();
+                    let mut args = meaningful(which);
                     let a = build_expr(args.next().ok_or(span)?)?;
                     let b = build_expr(args.next().ok_or(span)?)?;
                     Context::AfterTake(a, b)
@@ -625,7 +651,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             })
         }
         Rule::count_expr => {
-            let mut parts = p.into_inner();
+            let mut parts = meaningful(p);
             let var = ident(parts.next().ok_or(span)?);
             let set = build_expr(parts.next().ok_or(span)?)?;
             let filter = parts.next().map(build_expr).transpose()?.map(boxed);
@@ -639,7 +665,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             })
         }
         Rule::set_builder => {
-            let mut parts = p.into_inner().filter(|q| q.as_rule() != Rule::in_kw);
+            let mut parts = meaningful(p);
             let var = ident(parts.next().ok_or(span)?);
             let set = build_expr(parts.next().ok_or(span)?)?;
             let filter = build_expr(parts.next().ok_or(span)?)?;
@@ -653,7 +679,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             })
         }
         Rule::set_literal => Ok(Expr {
-            kind: ExprKind::SetLiteral(p.into_inner().map(build_expr).collect::<Built<_>>()?),
+            kind: ExprKind::SetLiteral(meaningful(p).map(build_expr).collect::<Built<_>>()?),
             span,
         }),
         Rule::integer => Ok(Expr {
@@ -665,7 +691,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             span,
         }),
         Rule::call => {
-            let mut parts = p.into_inner();
+            let mut parts = meaningful(p);
             let name = ident(parts.next().ok_or(span)?);
             let args = parts.map(build_expr).collect::<Built<Vec<_>>>()?;
             Ok(Expr {
@@ -674,7 +700,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             })
         }
         Rule::variable => {
-            let id = ident(p.into_inner().next().ok_or(span)?);
+            let id = ident(meaningful(p).next().ok_or(span)?);
             Ok(Expr {
                 kind: ExprKind::Name(id),
                 span,
