@@ -2,6 +2,7 @@
 //! the library that turns its typed errors into miette diagnostics.
 
 mod perft;
+mod rules;
 mod show;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -23,6 +24,10 @@ pub enum Command {
     Move(show::MoveArgs),
     /// Validate a FEN and draw the position.
     Board(show::BoardArgs),
+    /// Show a rulebook resolved through its `extends` chain, each clause with its lineage.
+    ExplainRules(rules::ExplainArgs),
+    /// Compare two rulebooks clause by clause.
+    Diff(rules::DiffArgs),
 }
 
 /// Output format shared by the subcommands that have a machine-readable form.
@@ -40,6 +45,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Perft(args) => perft::run(&args, &mut out),
         Command::Move(args) => show::run_move(&args, &mut out),
         Command::Board(args) => show::run_board(&args, &mut out),
+        Command::ExplainRules(args) => rules::run_explain(&args, &mut out),
+        Command::Diff(args) => rules::run_diff(&args, &mut out),
     }
 }
 

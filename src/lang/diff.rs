@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 use super::ast::{Amend, Item, ItemKind};
-use super::resolve::{Resolved, ResolvedItem, Step};
+use super::resolve::{Resolved, ResolvedItem};
 
 /// How one item differs between two rulebooks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -136,7 +136,16 @@ fn heading(e: &DiffEntry) -> String {
         .or(e.left_cite.as_ref())
         .map(|c| format!(" @{c}"))
         .unwrap_or_default();
-    format!("{} {}{cite}", e.kind, e.id)
+    format!("{}{cite}", label(e.kind, &e.id))
+}
+
+/// `define rooted`, but just `order` for the singletons whose id is their keyword.
+fn label(kind: &str, id: &str) -> String {
+    if kind == id {
+        kind.to_string()
+    } else {
+        format!("{kind} {id}")
+    }
 }
 
 /// The diff as text: changed, added and removed items with their texts, then
@@ -187,9 +196,9 @@ pub fn render_text(d: &RulebookDiff) -> String {
             let from_l = e.left_from.as_deref().unwrap_or("?");
             let from_r = e.right_from.as_deref().unwrap_or("?");
             if from_l == from_r {
-                format!("{} {} ({from_l})", e.kind, e.id)
+                format!("{} ({from_l})", label(e.kind, &e.id))
             } else {
-                format!("{} {} ({from_l} / {from_r})", e.kind, e.id)
+                format!("{} ({from_l} / {from_r})", label(e.kind, &e.id))
             }
         })
         .collect();
@@ -237,7 +246,7 @@ pub fn explain(resolved: &Resolved) -> String {
                 continue;
             }
             let cite = cite_of(&item.item).map(|c| format!(" @{c}")).unwrap_or_default();
-            out.push_str(&format!("{} {id}{cite}\n", k.keyword()));
+            out.push_str(&format!("{}{cite}\n", label(k.keyword(), id)));
             out.push_str(&format!("    lineage: {}\n", lineage_text(resolved, &item.lineage)));
             out.push_str(&indent(&item_text(resolved, item)));
             out.push('\n');
