@@ -289,7 +289,7 @@ fn lineage_text(resolved: &Resolved, lineage: &[super::resolve::LineageStep]) ->
 mod tests {
     use super::*;
     use crate::lang::parse::Source;
-    use crate::lang::resolve::{resolve, InMemory};
+    use crate::lang::resolve::{resolve, InMemory, Step};
 
     const BASE: &str = r#"
 edition "base" { year 2007 }
