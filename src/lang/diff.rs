@@ -50,13 +50,22 @@ impl RulebookDiff {
 }
 
 /// The source text of an item as written in the edition it comes from.
+/// Trailing blank lines and comments (which the parser's span takes in
+/// when they follow the item) belong to what comes next, not to the item.
 pub fn item_text(resolved: &Resolved, item: &ResolvedItem) -> String {
     let span = item.item.span();
-    resolved
+    let text = resolved
         .source_of(item)
         .and_then(|s| s.text.get(span.start..span.end))
-        .map(str::to_string)
-        .unwrap_or_default()
+        .unwrap_or_default();
+    let mut lines: Vec<&str> = text.lines().collect();
+    while lines
+        .last()
+        .is_some_and(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+    {
+        lines.pop();
+    }
+    lines.join("\n")
 }
 
 /// The item as a meaning: whether it was written as new or as an override
@@ -125,6 +134,28 @@ pub fn diff(left: &Resolved, right: &Resolved) -> RulebookDiff {
     }
 }
 
+/// Word-wraps a comma-separated list to `width` columns with an indent.
+fn wrap(text: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from(indent);
+    for word in text.split(' ') {
+        if line.len() > indent.len() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = String::from(indent);
+        }
+        if line.len() > indent.len() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if line.len() > indent.len() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
 fn indent(text: &str) -> String {
     text.lines().map(|l| format!("      {l}\n")).collect()
 }
@@ -188,22 +219,28 @@ pub fn render_text(d: &RulebookDiff) -> String {
             }
         }
     }
-    let same: Vec<String> = d
-        .entries
-        .iter()
-        .filter(|e| e.change == Change::Same)
-        .map(|e| {
-            let from_l = e.left_from.as_deref().unwrap_or("?");
-            let from_r = e.right_from.as_deref().unwrap_or("?");
-            if from_l == from_r {
-                format!("{} ({from_l})", label(e.kind, &e.id))
-            } else {
-                format!("{} ({from_l} / {from_r})", label(e.kind, &e.id))
-            }
-        })
-        .collect();
-    if !same.is_empty() {
-        out.push_str(&format!("= the same in both: {}\n\n", same.join(", ")));
+    // What stayed the same, grouped by where each side's text comes from.
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for e in d.entries.iter().filter(|e| e.change == Change::Same) {
+        let from_l = e.left_from.as_deref().unwrap_or("?");
+        let from_r = e.right_from.as_deref().unwrap_or("?");
+        let origin = if from_l == from_r {
+            format!("from {from_l}")
+        } else {
+            format!("from {from_l} / {from_r}")
+        };
+        let name = label(e.kind, &e.id);
+        match groups.iter_mut().find(|(o, _)| *o == origin) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((origin, vec![name])),
+        }
+    }
+    for (origin, names) in &groups {
+        out.push_str(&format!("= the same in both, {origin} ({}):\n", names.len()));
+        out.push_str(&wrap(&names.join(", "), 96, "    "));
+    }
+    if !groups.is_empty() {
+        out.push('\n');
     }
     out.push_str(&format!(
         "{} changed, {} added, {} removed, {} the same\n",

@@ -12,6 +12,7 @@ pub mod fmt;
 pub mod parse;
 pub mod primitives;
 pub mod resolve;
+pub mod sexpr;
 pub mod suggest;
 
 pub use ast::Rulebook;
