@@ -221,10 +221,15 @@ pub fn resolve(source: Source, path: Option<PathBuf>, library: &dyn Library) -> 
                             });
                         }
                     }
-                    let parent_edition_seen = chain_rev
-                        .iter()
-                        .chain(std::iter::once(&loaded))
-                        .any(|l| Some(&l.source.name) == Some(&psrc.name));
+                    // A circle is an edition met twice; ids, not file names,
+                    // so `./rules/a.qili` and `rules/a.qili` are one edition.
+                    let parent_id = parse(&psrc).ok().map(|b| b.header.edition.name);
+                    let parent_edition_seen = parent_id.as_ref().is_some_and(|pid| {
+                        chain_rev
+                            .iter()
+                            .chain(std::iter::once(&loaded))
+                            .any(|l| &l.book.header.edition.name == pid)
+                    });
                     if parent_edition_seen {
                         let mut names: Vec<String> = chain_rev
                             .iter()
@@ -589,6 +594,7 @@ impl Diagnostic for ResolveError {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let label = match self {
             ResolveError::Syntax(e) => return e.labels(),
+            ResolveError::UnknownParent { by_path: true, .. } => "cannot read this file".to_string(),
             ResolveError::UnknownParent { .. } => "no such edition".to_string(),
             ResolveError::PinMismatch { .. } => "pinned here".to_string(),
             ResolveError::Cycle { .. } => "this `extends` closes the circle".to_string(),
