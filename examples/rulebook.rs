@@ -10,7 +10,9 @@ use qili::lang::check::check;
 use qili::lang::resolve::{resolve, Folder, Library};
 
 fn main() -> miette::Result<()> {
-    let id = std::env::args().nth(1).unwrap_or_else(|| "2011".to_string());
+    let id = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "2011".to_string());
     let folder = Folder(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/rules")));
     let (source, path) = folder
         .find(&id)
@@ -20,7 +22,9 @@ fn main() -> miette::Result<()> {
     for problem in report.diagnostics() {
         eprintln!("{:?}", miette::Report::msg(problem.to_string()));
     }
-    let chain: Vec<&str> = (0..resolved.chain.len()).map(|i| resolved.edition_id(i)).collect();
+    let chain: Vec<&str> = (0..resolved.chain.len())
+        .map(|i| resolved.edition_id(i))
+        .collect();
     println!("{id}: chain {}", chain.join(" → "));
     for ((kind, name), item) in &resolved.items {
         println!(

@@ -8,6 +8,6 @@
 
 pub mod board;
 pub mod cli;
+pub mod lang;
 pub mod notation;
 pub mod tactics;
-pub mod lang;

@@ -1,5 +1,26 @@
 use clap::Parser;
 
+/// Stack for the command's work: the phases after parsing walk syntax trees
+/// recursively, and a large (but within the parser's limits) rules file is a
+/// deep tree. Address space only; what is not used is never touched.
+const STACK: usize = 256 << 20;
+
 fn main() -> miette::Result<()> {
-    qili::cli::run(qili::cli::Cli::parse())
+    let cli = qili::cli::Cli::parse();
+    match std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || qili::cli::run(cli))
+    {
+        Ok(handle) => match handle.join() {
+            Ok(result) => result,
+            Err(_) => Err(miette::miette!(
+                code = "qili::internal",
+                "qili stopped on an internal error"
+            )),
+        },
+        Err(e) => Err(miette::miette!(
+            code = "qili::internal",
+            "cannot start: {e}"
+        )),
+    }
 }

@@ -63,19 +63,32 @@ fn every_example_of_the_language_reference_runs() {
                 assert!(
                     report.errors.is_empty(),
                     "{name}: {}",
-                    report.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+                    report
+                        .errors
+                        .iter()
+                        .map(|e| e.to_string())
+                        .collect::<Vec<_>>()
+                        .join("; ")
                 );
-                library.0.insert(book.header.edition.name.clone(), b.text.clone());
+                library
+                    .0
+                    .insert(book.header.edition.name.clone(), b.text.clone());
             }
             (None, Err(e)) => panic!("{name}: {e}"),
             (Some(code), Ok(resolved)) => {
                 let report = qili::lang::check::check(&resolved);
                 let codes: Vec<String> = report.errors.iter().map(|e| code_of(e)).collect();
-                assert!(codes.contains(code), "{name}: expected {code}, got {codes:?}");
+                assert!(
+                    codes.contains(code),
+                    "{name}: expected {code}, got {codes:?}"
+                );
             }
             (Some(code), Err(errors)) => {
                 let codes: Vec<String> = errors.0.iter().map(|e| code_of(e)).collect();
-                assert!(codes.contains(code), "{name}: expected {code}, got {codes:?}");
+                assert!(
+                    codes.contains(code),
+                    "{name}: expected {code}, got {codes:?}"
+                );
             }
         }
     }

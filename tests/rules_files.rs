@@ -42,8 +42,12 @@ fn load(id: &str) -> Resolved {
     let path = rules_dir().join(format!("{id}.qili"));
     // Resolve from the crate root so file names read `rules/…`.
     std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
-    resolve(source(&path), Some(PathBuf::from(format!("rules/{id}.qili"))), &folder)
-        .unwrap_or_else(|e| panic!("{id}: {e}"))
+    resolve(
+        source(&path),
+        Some(PathBuf::from(format!("rules/{id}.qili"))),
+        &folder,
+    )
+    .unwrap_or_else(|e| panic!("{id}: {e}"))
 }
 
 #[test]
@@ -54,7 +58,10 @@ fn every_rules_file_parses() {
         let src = source(&path);
         let book = parse(&src).unwrap_or_else(|e| panic!("{}: {e}", src.name));
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-        assert_eq!(book.header.edition.name, stem, "the edition id names the file");
+        assert_eq!(
+            book.header.edition.name, stem,
+            "the edition id names the file"
+        );
         insta::assert_snapshot!(format!("parse_{stem}"), sexpr::rulebook(&book));
     }
 }
@@ -71,8 +78,12 @@ fn a_three_edition_chain_keeps_every_step_of_each_items_history() {
     std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
     let folder = Folder(PathBuf::from("tests/data/chain"));
     let path = PathBuf::from("tests/data/chain/leaf.qili");
-    let resolved = resolve(source(&Path::new(env!("CARGO_MANIFEST_DIR")).join(&path)), Some(path), &folder)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let resolved = resolve(
+        source(&Path::new(env!("CARGO_MANIFEST_DIR")).join(&path)),
+        Some(path),
+        &folder,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let steps = |kind, id: &str| -> Vec<(String, &'static str)> {
         let item = resolved.get(kind, id).unwrap();
         item.lineage
@@ -83,14 +94,25 @@ fn a_three_edition_chain_keeps_every_step_of_each_items_history() {
     use qili::lang::ast::ItemKind;
     assert_eq!(
         steps(ItemKind::Define, "attacked"),
-        [("root".into(), "defined"), ("middle".into(), "overridden"), ("leaf".into(), "overridden")]
+        [
+            ("root".into(), "defined"),
+            ("middle".into(), "overridden"),
+            ("leaf".into(), "overridden")
+        ]
     );
     // removed in the middle, defined again in the leaf: the history shows both
     assert_eq!(
         steps(ItemKind::Define, "mutual-reach"),
-        [("root".into(), "defined"), ("middle".into(), "removed"), ("leaf".into(), "defined")]
+        [
+            ("root".into(), "defined"),
+            ("middle".into(), "removed"),
+            ("leaf".into(), "defined")
+        ]
     );
-    assert_eq!(steps(ItemKind::Verdict, "verdict"), [("root".into(), "defined"), ("leaf".into(), "overridden")]);
+    assert_eq!(
+        steps(ItemKind::Verdict, "verdict"),
+        [("root".into(), "defined"), ("leaf".into(), "overridden")]
+    );
     insta::assert_snapshot!("lineage_chain", explain(&resolved));
 }
 

@@ -1,6 +1,8 @@
 //! The `qili` command line: one subcommand per job, each a thin layer over
 //! the library that turns its typed errors into miette diagnostics.
 
+mod check;
+mod fmt;
 mod perft;
 mod rules;
 mod show;
@@ -24,6 +26,10 @@ pub enum Command {
     Move(show::MoveArgs),
     /// Validate a FEN and draw the position.
     Board(show::BoardArgs),
+    /// Parse, resolve and check rules files; every error at once.
+    Check(check::CheckArgs),
+    /// Format rules files canonically (`--check`: only report).
+    Fmt(fmt::FmtArgs),
     /// Show a rulebook resolved through its `extends` chain, each clause with its lineage.
     ExplainRules(rules::ExplainArgs),
     /// Compare two rulebooks clause by clause.
@@ -45,6 +51,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Perft(args) => perft::run(&args, &mut out),
         Command::Move(args) => show::run_move(&args, &mut out),
         Command::Board(args) => show::run_board(&args, &mut out),
+        Command::Check(args) => check::run(&args, &mut out),
+        Command::Fmt(args) => fmt::run(&args, &mut out),
         Command::ExplainRules(args) => rules::run_explain(&args, &mut out),
         Command::Diff(args) => rules::run_diff(&args, &mut out),
     }

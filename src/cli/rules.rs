@@ -27,7 +27,11 @@ pub fn load(arg: &str, rules: &Path) -> Result<Resolved> {
         let hint = match suggest::closest(arg, ids.iter().map(String::as_str)) {
             Some(s) => format!("did you mean `{s}`?"),
             None if ids.is_empty() => format!("{} holds no `.qili` files", rules.display()),
-            None => format!("the editions in {} are: {}", rules.display(), ids.join(", ")),
+            None => format!(
+                "the editions in {} are: {}",
+                rules.display(),
+                ids.join(", ")
+            ),
         };
         return Err(miette!(
             code = "qili::rules::unknown_edition",

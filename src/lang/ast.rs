@@ -6,7 +6,7 @@
 use std::fmt;
 
 /// A byte range in a source file. Equality ignores it on purpose.
-#[derive(Clone, Copy, Debug, Default, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, Eq)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -16,6 +16,11 @@ impl PartialEq for Span {
     fn eq(&self, _: &Span) -> bool {
         true
     }
+}
+
+/// Consistent with equality: all spans are equal, so all hash alike.
+impl std::hash::Hash for Span {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 impl Span {

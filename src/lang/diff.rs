@@ -128,8 +128,14 @@ pub fn diff(left: &Resolved, right: &Resolved) -> RulebookDiff {
         });
     }
     RulebookDiff {
-        left: left.this().map(|l| l.book.header.edition.name.clone()).unwrap_or_default(),
-        right: right.this().map(|l| l.book.header.edition.name.clone()).unwrap_or_default(),
+        left: left
+            .this()
+            .map(|l| l.book.header.edition.name.clone())
+            .unwrap_or_default(),
+        right: right
+            .this()
+            .map(|l| l.book.header.edition.name.clone())
+            .unwrap_or_default(),
         entries,
     }
 }
@@ -236,7 +242,10 @@ pub fn render_text(d: &RulebookDiff) -> String {
         }
     }
     for (origin, names) in &groups {
-        out.push_str(&format!("= the same in both, {origin} ({}):\n", names.len()));
+        out.push_str(&format!(
+            "= the same in both, {origin} ({}):\n",
+            names.len()
+        ));
         out.push_str(&wrap(&names.join(", "), 96, "    "));
     }
     if !groups.is_empty() {
@@ -256,7 +265,9 @@ pub fn render_text(d: &RulebookDiff) -> String {
 /// ("defined in 2007-trial, overridden in 2011") and its text in force.
 pub fn explain(resolved: &Resolved) -> String {
     let mut out = String::new();
-    let chain: Vec<&str> = (0..resolved.chain.len()).map(|i| resolved.edition_id(i)).collect();
+    let chain: Vec<&str> = (0..resolved.chain.len())
+        .map(|i| resolved.edition_id(i))
+        .collect();
     if let Some(this) = resolved.this() {
         let h = &this.book.header;
         out.push_str(&format!("edition {}", h.edition.name));
@@ -282,9 +293,14 @@ pub fn explain(resolved: &Resolved) -> String {
             if *k != kind {
                 continue;
             }
-            let cite = cite_of(&item.item).map(|c| format!(" @{c}")).unwrap_or_default();
+            let cite = cite_of(&item.item)
+                .map(|c| format!(" @{c}"))
+                .unwrap_or_default();
             out.push_str(&format!("{}{cite}\n", label(k.keyword(), id)));
-            out.push_str(&format!("    lineage: {}\n", lineage_text(resolved, &item.lineage)));
+            out.push_str(&format!(
+                "    lineage: {}\n",
+                lineage_text(resolved, &item.lineage)
+            ));
             out.push_str(&indent(&item_text(resolved, item)));
             out.push('\n');
         }
@@ -363,28 +379,44 @@ define c = true
         let child = resolved("child");
         let a = child.get(ItemKind::Define, "a").unwrap();
         assert_eq!(
-            a.lineage.iter().map(|s| (s.edition, s.step)).collect::<Vec<_>>(),
+            a.lineage
+                .iter()
+                .map(|s| (s.edition, s.step))
+                .collect::<Vec<_>>(),
             vec![(0, Step::Defined), (1, Step::Overridden)]
         );
         assert!(child.get(ItemKind::Define, "b").is_none());
-        assert!(child.removed.contains_key(&(ItemKind::Define, "b".to_string())));
+        assert!(child
+            .removed
+            .contains_key(&(ItemKind::Define, "b".to_string())));
         assert_eq!(child.get(ItemKind::Define, "c").map(|c| c.edition), Some(1));
         let text = explain(&child);
         assert!(text.contains("chain: base → child"), "{text}");
-        assert!(text.contains("defined in base (base.qili:3), overridden in child (child.qili:4)"), "{text}");
+        assert!(
+            text.contains("defined in base (base.qili:3), overridden in child (child.qili:4)"),
+            "{text}"
+        );
     }
 
     #[test]
     fn the_diff_names_every_change_and_nothing_else() {
         let d = diff(&resolved("base"), &resolved("child"));
-        let by = |id: &str| d.entries.iter().find(|e| e.id == id).map(|e| e.change.clone());
+        let by = |id: &str| {
+            d.entries
+                .iter()
+                .find(|e| e.id == id)
+                .map(|e| e.change.clone())
+        };
         assert_eq!(by("a"), Some(Change::Changed));
         assert_eq!(by("b"), Some(Change::Removed));
         assert_eq!(by("c"), Some(Change::Added));
         assert_eq!(by("闲"), Some(Change::Same));
         assert_eq!(by("order"), Some(Change::Same));
         let text = render_text(&d);
-        assert!(text.ends_with("1 changed, 1 added, 1 removed, 3 the same\n"), "{text}");
+        assert!(
+            text.ends_with("1 changed, 1 added, 1 removed, 3 the same\n"),
+            "{text}"
+        );
     }
 
     #[test]

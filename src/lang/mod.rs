@@ -1,7 +1,7 @@
 //! The rules language: a rulebook edition as a text file.
 //!
 //! The phases are kept apart, each with its own module and errors:
-//! [`parse`] (text → [`ast::Rulebook`], syntax errors), then resolution of
+//! [`mod@parse`] (text → [`ast::Rulebook`], syntax errors), then resolution of
 //! `extends` into one flat rulebook with a lineage per clause, then the
 //! static checks; the judge evaluates the result against the board.
 

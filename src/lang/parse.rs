@@ -47,12 +47,146 @@ impl Source {
     }
 }
 
+/// How deeply brackets may nest, and how many nesting keywords (`exists`,
+/// `forall`, `if`, `count`, `before`, `after`) a file may hold. Real
+/// rulebooks stay far below both; the limits exist because the recursive
+/// descent spends stack on every level, and a hostile file must get a
+/// diagnostic, not a stack overflow.
+const MAX_BRACKET_DEPTH: usize = 100;
+const MAX_NESTING_KEYWORDS: usize = 500;
+/// Operators (`and`, `or`, `+`, `-`, `*`) in one file: a long chain of them
+/// is a deep tree for every later phase that walks it.
+const MAX_OPERATORS: usize = 5_000;
+/// The parser runs on its own thread with this much stack (address space;
+/// only what is used is touched): enough for both limits at once.
+const PARSER_STACK: usize = 128 << 20;
+
 /// Parses a rules file.
+#[expect(
+    clippy::result_large_err,
+    reason = "a syntax error is rare and carries its source for the report"
+)]
 pub fn parse(source: &Source) -> Result<Rulebook, SyntaxError> {
+    if let Some((span, what)) = too_deep(source.text.as_str()) {
+        return Err(SyntaxError::too_deep(source, span, what));
+    }
+    let src = source.clone();
+    let worker = std::thread::Builder::new()
+        .stack_size(PARSER_STACK)
+        .spawn(move || {
+            #[expect(
+                clippy::result_large_err,
+                reason = "the parse result crosses the thread as is"
+            )]
+            let run = || parse_here(&src);
+            run()
+        });
+    match worker.map(|h| h.join()) {
+        Ok(Ok(result)) => result,
+        // No thread could be had, or it died: parse on this one (the limits
+        // above keep that safe on an ordinary main-thread stack too).
+        _ => parse_here(source),
+    }
+}
+
+#[expect(
+    clippy::result_large_err,
+    reason = "a syntax error is rare and carries its source for the report"
+)]
+fn parse_here(source: &Source) -> Result<Rulebook, SyntaxError> {
     let text = source.text.as_str();
-    let mut pairs = QiliParser::parse(Rule::file, text).map_err(|e| SyntaxError::from_pest(source, &e))?;
+    let mut pairs =
+        QiliParser::parse(Rule::file, text).map_err(|e| SyntaxError::from_pest(source, &e))?;
     let file = pairs.next().ok_or_else(|| SyntaxError::internal(source))?;
-    build_file(file).map_err(|span| SyntaxError::at(source, span, "a rules file".into()))
+    build_file(file).map_err(|span| SyntaxError::at(source, span))
+}
+
+/// The first place where the text nests deeper than the parser allows.
+fn too_deep(text: &str) -> Option<(Span, &'static str)> {
+    let mut depth = 0usize;
+    let mut nesters = 0usize;
+    let mut in_string = false;
+    let mut in_comment = false;
+    let mut escaped = false;
+    let mut word_start: Option<usize> = None;
+    let operators = std::cell::RefCell::new(0usize);
+    let mut previous = ' ';
+    let check_word =
+        |start: usize, end: usize, nesters: &mut usize| -> Option<(Span, &'static str)> {
+            let word = text.get(start..end).unwrap_or("");
+            if matches!(
+                word,
+                "exists" | "forall" | "if" | "count" | "before" | "after"
+            ) {
+                *nesters += 1;
+                if *nesters > MAX_NESTING_KEYWORDS {
+                    return Some((Span::new(start, end), "nesting keywords"));
+                }
+            }
+            if matches!(word, "and" | "or") {
+                *operators.borrow_mut() += 1;
+            }
+            None
+        };
+    let over = |i: usize, ops: usize| -> Option<(Span, &'static str)> {
+        (ops > MAX_OPERATORS).then_some((Span::new(i, i + 1), "operators"))
+    };
+    for (i, c) in text.char_indices() {
+        let prev = std::mem::replace(&mut previous, c);
+        let is_word = c.is_alphanumeric() || c == '_' || (c == '-' && word_start.is_some());
+        if !is_word {
+            if let Some(s) = word_start.take() {
+                if let Some(found) = check_word(s, i, &mut nesters) {
+                    return Some(found);
+                }
+                if let Some(found) = over(i, *operators.borrow()) {
+                    return Some(found);
+                }
+            }
+        }
+        if in_comment {
+            in_comment = c != '\n';
+            continue;
+        }
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '#' => in_comment = true,
+            '"' => in_string = true,
+            '(' | '{' => {
+                depth += 1;
+                if depth > MAX_BRACKET_DEPTH {
+                    return Some((Span::new(i, i + 1), "brackets"));
+                }
+            }
+            ')' | '}' => depth = depth.saturating_sub(1),
+            '+' | '*' => {
+                *operators.borrow_mut() += 1;
+                if let Some(found) = over(i, *operators.borrow()) {
+                    return Some(found);
+                }
+            }
+            '-' if !prev.is_alphanumeric() => {
+                *operators.borrow_mut() += 1;
+                if let Some(found) = over(i, *operators.borrow()) {
+                    return Some(found);
+                }
+            }
+            _ if is_word && word_start.is_none() => word_start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = word_start {
+        return check_word(s, text.len(), &mut nesters);
+    }
+    None
 }
 
 /// A failure inside the tree builder: the grammar accepted something the
@@ -143,7 +277,8 @@ fn build_header(p: Pair<'_, Rule>) -> Built<Header> {
                                 }
                                 Rule::year_field => {
                                     let y = inner.next().ok_or(fspan)?;
-                                    header.year = Some(y.as_str().parse().map_err(|_| span_of(&y))?);
+                                    header.year =
+                                        Some(y.as_str().parse().map_err(|_| span_of(&y))?);
                                 }
                                 Rule::source_field => header.source = inner.next().map(string),
                                 Rule::status_field => header.status = inner.next().map(string),
@@ -223,7 +358,11 @@ fn build_values(p: Pair<'_, Rule>) -> Built<Values> {
             _ => return Err(span_of(&child)),
         }
     }
-    Ok(Values { amend, entries, span })
+    Ok(Values {
+        amend,
+        entries,
+        span,
+    })
 }
 
 fn build_names(p: Pair<'_, Rule>) -> Names {
@@ -237,7 +376,11 @@ fn build_names(p: Pair<'_, Rule>) -> Names {
 fn build_cite(p: Pair<'_, Rule>) -> Cite {
     let span = span_of(&p);
     Cite {
-        id: p.into_inner().next().map(|c| c.as_str().to_string()).unwrap_or_default(),
+        id: p
+            .into_inner()
+            .next()
+            .map(|c| c.as_str().to_string())
+            .unwrap_or_default(),
         span,
     }
 }
@@ -284,7 +427,10 @@ fn build_definition(p: Pair<'_, Rule>) -> Built<Definition> {
                     let mut parts = param.into_inner();
                     let pname = ident(parts.next().ok_or(span)?);
                     let pty = build_type(parts.next().ok_or(span)?)?;
-                    params.push(Param { name: pname, ty: pty });
+                    params.push(Param {
+                        name: pname,
+                        ty: pty,
+                    });
                 }
             }
             Rule::type_name => ty = Some(build_type(child)?),
@@ -366,8 +512,12 @@ fn build_clause(p: Pair<'_, Rule>) -> Built<Clause> {
                         let to = ident(parts.next().ok_or(aspan)?);
                         ClauseAction::Recast { from, to }
                     }
-                    Rule::drop_natures => ClauseAction::Drop(build_ident_list(parts.next().ok_or(aspan)?)),
-                    Rule::add_natures => ClauseAction::Add(build_ident_list(parts.next().ok_or(aspan)?)),
+                    Rule::drop_natures => {
+                        ClauseAction::Drop(build_ident_list(parts.next().ok_or(aspan)?))
+                    }
+                    Rule::add_natures => {
+                        ClauseAction::Add(build_ident_list(parts.next().ok_or(aspan)?))
+                    }
                     _ => return Err(aspan),
                 });
             }
@@ -396,7 +546,11 @@ fn build_order(p: Pair<'_, Rule>) -> Built<Order> {
             _ => return Err(span_of(&child)),
         }
     }
-    Ok(Order { amend, groups, span })
+    Ok(Order {
+        amend,
+        groups,
+        span,
+    })
 }
 
 fn build_ruling(p: Pair<'_, Rule>) -> Built<Ruling> {
@@ -538,7 +692,11 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             })
         }
         Rule::or_expr | Rule::and_expr => {
-            let op = if p.as_rule() == Rule::or_expr { BinOp::Or } else { BinOp::And };
+            let op = if p.as_rule() == Rule::or_expr {
+                BinOp::Or
+            } else {
+                BinOp::And
+            };
             let mut parts = meaningful(p);
             let mut acc = build_expr(parts.next().ok_or(span)?)?;
             for next in parts {
@@ -592,7 +750,11 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             let mut parts = meaningful(p);
             let mut acc = build_expr(parts.next().ok_or(span)?)?;
             while let (Some(op), Some(next)) = (parts.next(), parts.next()) {
-                let op = if op.as_str() == "+" { BinOp::Add } else { BinOp::Sub };
+                let op = if op.as_str() == "+" {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                };
                 let rhs = build_expr(next)?;
                 let s = Span::new(acc.span.start, rhs.span.end);
                 acc = Expr {
@@ -726,7 +888,9 @@ pub fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::status_field => "`status \"…\"`",
         Rule::extends => "`extends \"edition\"`",
         Rule::pin => "`sha256 \"…\"`",
-        Rule::item => "an item (`define`, `nature`, `clause`, `values`, `order`, `verdict`, `remove`)",
+        Rule::item => {
+            "an item (`define`, `nature`, `clause`, `values`, `order`, `verdict`, `remove`)"
+        }
         Rule::removal => "`remove define|nature|clause <id>`",
         Rule::item_kind => "`define`, `nature` or `clause`",
         Rule::values => "`values { … }`",
@@ -769,7 +933,9 @@ pub fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::conditional => "`if … then … else …`",
         Rule::compare_op => "a comparison (`=`, `!=`, `<`, `<=`, `>`, `>=`, `in`)",
         Rule::sum_op => "`+` or `-`",
-        Rule::context | Rule::context_kind => "`before { … }`, `after take(a, b) { … }` or `after pass { … }`",
+        Rule::context | Rule::context_kind => {
+            "`before { … }`, `after take(a, b) { … }` or `after pass { … }`"
+        }
         Rule::after_take => "`after take(a, b) { … }`",
         Rule::count_expr => "`count x in …`",
         Rule::set_builder | Rule::set_literal => "a set `{ … }`",
@@ -837,9 +1003,8 @@ impl SyntaxError {
         }
     }
 
-    fn at(source: &Source, span: Span, expected: String) -> SyntaxError {
+    fn at(source: &Source, span: Span) -> SyntaxError {
         let (line, column) = source.line_col(span.start);
-        let _ = expected;
         SyntaxError {
             file: source.name.clone(),
             line,
@@ -851,14 +1016,37 @@ impl SyntaxError {
         }
     }
 
+    fn too_deep(source: &Source, span: Span, what: &'static str) -> SyntaxError {
+        let (line, column) = source.line_col(span.start);
+        SyntaxError {
+            file: source.name.clone(),
+            line,
+            column,
+            span,
+            expected: vec![match what {
+                "brackets" => "at most 100 brackets open at once",
+                "operators" => "at most 5000 `and`, `or`, `+`, `-` or `*` in one file",
+                _ => {
+                    "at most 500 `exists`, `forall`, `if`, `count`, `before` or `after` in one file"
+                }
+            }],
+            found: format!("{what} nested deeper than qili reads"),
+            source: source.named(),
+        }
+    }
+
     fn internal(source: &Source) -> SyntaxError {
-        SyntaxError::at(source, Span::new(0, 0), String::new())
+        SyntaxError::at(source, Span::new(0, 0))
     }
 }
 
 impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unexpected {} at {}:{}:{}", self.found, self.file, self.line, self.column)
+        write!(
+            f,
+            "unexpected {} at {}:{}:{}",
+            self.found, self.file, self.line, self.column
+        )
     }
 }
 
@@ -886,10 +1074,9 @@ impl Diagnostic for SyntaxError {
             [one] => format!("expected {one}"),
             many => format!("expected one of {} things", many.len()),
         };
-        Some(Box::new(std::iter::once(LabeledSpan::new_primary_with_span(
-            Some(label),
-            self.span,
-        ))))
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(Some(label), self.span),
+        )))
     }
 }
 

@@ -163,7 +163,11 @@ pub fn sha256_hex(text: &str) -> String {
 }
 
 /// Resolves a rules file and everything it extends.
-pub fn resolve(source: Source, path: Option<PathBuf>, library: &dyn Library) -> Result<Resolved, ResolveErrors> {
+pub fn resolve(
+    source: Source,
+    path: Option<PathBuf>,
+    library: &dyn Library,
+) -> Result<Resolved, ResolveErrors> {
     let mut errors = Vec::new();
     // Load the chain child → root.
     let mut chain_rev: Vec<Loaded> = Vec::new();
@@ -204,7 +208,10 @@ pub fn resolve(source: Source, path: Option<PathBuf>, library: &dyn Library) -> 
                         suggestion: if ext.by_path {
                             None
                         } else {
-                            super::suggest::closest(&ext.target, library.ids().iter().map(String::as_str))
+                            super::suggest::closest(
+                                &ext.target,
+                                library.ids().iter().map(String::as_str),
+                            )
                         },
                         at: Place::new(&loaded.source, ext.span),
                     });
@@ -332,16 +339,27 @@ pub fn resolve(source: Source, path: Option<PathBuf>, library: &dyn Library) -> 
         }
     }
     if errors.is_empty() {
-        Ok(Resolved { chain, items, removed })
+        Ok(Resolved {
+            chain,
+            items,
+            removed,
+        })
     } else {
         Err(ResolveErrors(errors))
     }
 }
 
-fn suggest_id(items: &IndexMap<(ItemKind, String), ResolvedItem>, kind: ItemKind, id: &str) -> Option<String> {
+fn suggest_id(
+    items: &IndexMap<(ItemKind, String), ResolvedItem>,
+    kind: ItemKind,
+    id: &str,
+) -> Option<String> {
     super::suggest::closest(
         id,
-        items.keys().filter(|(k, _)| *k == kind).map(|(_, i)| i.as_str()),
+        items
+            .keys()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, i)| i.as_str()),
     )
 }
 
@@ -373,12 +391,15 @@ impl Place {
             source: source.named(),
         }
     }
-
 }
 
 impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({}:{}:{})", self.label, self.file, self.line, self.column)
+        write!(
+            f,
+            "{} ({}:{}:{})",
+            self.label, self.file, self.line, self.column
+        )
     }
 }
 
@@ -390,10 +411,9 @@ impl Diagnostic for Place {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        Some(Box::new(std::iter::once(LabeledSpan::new_primary_with_span(
-            Some(self.label.clone()),
-            self.span,
-        ))))
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span),
+        )))
     }
 }
 
@@ -509,21 +529,35 @@ impl fmt::Display for ResolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ResolveError::Syntax(e) => write!(f, "{e}"),
-            ResolveError::UnknownParent { target, by_path: true, .. } => {
+            ResolveError::UnknownParent {
+                target,
+                by_path: true,
+                ..
+            } => {
                 write!(f, "cannot read the extended file `{target}`")
             }
-            ResolveError::UnknownParent { target, .. } => write!(f, "no edition `{target}` to extend"),
+            ResolveError::UnknownParent { target, .. } => {
+                write!(f, "no edition `{target}` to extend")
+            }
             ResolveError::PinMismatch { target, .. } => {
                 write!(f, "the text of edition `{target}` is not the pinned one")
             }
-            ResolveError::Cycle { chain, .. } => write!(f, "`extends` goes round in a circle: {}", chain.join(" → ")),
+            ResolveError::Cycle { chain, .. } => {
+                write!(f, "`extends` goes round in a circle: {}", chain.join(" → "))
+            }
             ResolveError::Duplicate { kind, id, .. } => {
                 write!(f, "`{} {id}` is written twice in this file", kind.keyword())
             }
             ResolveError::Redefined { kind, id, .. } => {
-                write!(f, "`{} {id}` is already defined by the extended edition", kind.keyword())
+                write!(
+                    f,
+                    "`{} {id}` is already defined by the extended edition",
+                    kind.keyword()
+                )
             }
-            ResolveError::NothingToAmend { kind, id, removing, .. } => write!(
+            ResolveError::NothingToAmend {
+                kind, id, removing, ..
+            } => write!(
                 f,
                 "cannot {} `{} {id}`: the extended editions have no such item",
                 if *removing { "remove" } else { "override" },
@@ -594,7 +628,9 @@ impl Diagnostic for ResolveError {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let label = match self {
             ResolveError::Syntax(e) => return e.labels(),
-            ResolveError::UnknownParent { by_path: true, .. } => "cannot read this file".to_string(),
+            ResolveError::UnknownParent { by_path: true, .. } => {
+                "cannot read this file".to_string()
+            }
             ResolveError::UnknownParent { .. } => "no such edition".to_string(),
             ResolveError::PinMismatch { .. } => "pinned here".to_string(),
             ResolveError::Cycle { .. } => "this `extends` closes the circle".to_string(),
@@ -603,16 +639,19 @@ impl Diagnostic for ResolveError {
             ResolveError::NothingToAmend { .. } => "nothing of this id is inherited".to_string(),
         };
         let at = self.at()?;
-        Some(Box::new(std::iter::once(LabeledSpan::new_primary_with_span(
-            Some(label),
-            at.span,
-        ))))
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(Some(label), at.span),
+        )))
     }
 
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
         match self {
-            ResolveError::Duplicate { first, .. } => Some(Box::new(std::iter::once(first as &dyn Diagnostic))),
-            ResolveError::Redefined { parent: Some(p), .. } => Some(Box::new(std::iter::once(p as &dyn Diagnostic))),
+            ResolveError::Duplicate { first, .. } => {
+                Some(Box::new(std::iter::once(first as &dyn Diagnostic)))
+            }
+            ResolveError::Redefined {
+                parent: Some(p), ..
+            } => Some(Box::new(std::iter::once(p as &dyn Diagnostic))),
             _ => None,
         }
     }

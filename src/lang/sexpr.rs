@@ -20,7 +20,9 @@ fn names(n: &Names) -> String {
 }
 
 fn cite(c: &Option<Cite>) -> String {
-    c.as_ref().map(|c| format!(" @{}", c.id)).unwrap_or_default()
+    c.as_ref()
+        .map(|c| format!(" @{}", c.id))
+        .unwrap_or_default()
 }
 
 fn amend(a: Amend) -> &'static str {
@@ -31,7 +33,10 @@ fn amend(a: Amend) -> &'static str {
 }
 
 fn idents(list: &[Ident]) -> String {
-    list.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(" ")
+    list.iter()
+        .map(|i| i.name.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// One expression.
@@ -72,7 +77,12 @@ pub fn expr(e: &Expr) -> String {
             format!("(count {} {}{filter})", var.name, expr(set))
         }
         ExprKind::SetBuilder { var, set, filter } => {
-            format!("(set-of {} {} (where {}))", var.name, expr(set), expr(filter))
+            format!(
+                "(set-of {} {} (where {}))",
+                var.name,
+                expr(set),
+                expr(filter)
+            )
         }
         ExprKind::SetLiteral(items) => {
             let items: Vec<String> = items.iter().map(expr).collect();
@@ -82,7 +92,9 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::Context(ctx, body) => match ctx.as_ref() {
             Context::Before => format!("(before {})", expr(body)),
             Context::AfterPass => format!("(after-pass {})", expr(body)),
-            Context::AfterTake(a, b) => format!("(after-take {} {} {})", expr(a), expr(b), expr(body)),
+            Context::AfterTake(a, b) => {
+                format!("(after-take {} {} {})", expr(a), expr(b), expr(body))
+            }
         },
     }
 }
@@ -130,13 +142,17 @@ pub fn item(it: &Item) -> String {
             "({}nature {}{}{}\n  {})",
             amend(n.amend),
             n.name.name,
-            n.en.as_ref().map(|e| format!(" {}", q(e))).unwrap_or_default(),
+            n.en.as_ref()
+                .map(|e| format!(" {}", q(e)))
+                .unwrap_or_default(),
             cite(&n.cite),
             expr(&n.body)
         ),
         Item::Clause(c) => {
             let action = match &c.action {
-                ClauseAction::Recast { from, to } => format!("(recast ({}) {})", idents(from), to.name),
+                ClauseAction::Recast { from, to } => {
+                    format!("(recast ({}) {})", idents(from), to.name)
+                }
                 ClauseAction::Drop(l) => format!("(drop {})", idents(l)),
                 ClauseAction::Add(l) => format!("(add {})", idents(l)),
             };
@@ -150,13 +166,21 @@ pub fn item(it: &Item) -> String {
             )
         }
         Item::Order(o) => {
-            let groups: Vec<String> = o.groups.iter().map(|g| format!("({})", idents(g))).collect();
+            let groups: Vec<String> = o
+                .groups
+                .iter()
+                .map(|g| format!("({})", idents(g)))
+                .collect();
             format!("({}order {})", amend(o.amend), groups.join(" "))
         }
         Item::Verdict(v) => {
             let mut out = format!("({}verdict", amend(v.amend));
             for c in &v.cases {
-                let side = c.for_side.as_ref().map(|s| format!(" (for {})", s.name)).unwrap_or_default();
+                let side = c
+                    .for_side
+                    .as_ref()
+                    .map(|s| format!(" (for {})", s.name))
+                    .unwrap_or_default();
                 out.push_str(&format!(
                     "\n  (case {}{}{}{side}\n    {}\n    {})",
                     c.id.name,
@@ -180,8 +204,14 @@ pub fn rulebook(book: &Rulebook) -> String {
     if h.title_zh.is_some() || h.title_en.is_some() {
         out.push_str(&format!(
             " (title{}{})",
-            h.title_zh.as_ref().map(|t| format!(" {}", q(t))).unwrap_or_default(),
-            h.title_en.as_ref().map(|t| format!(" {}", q(t))).unwrap_or_default()
+            h.title_zh
+                .as_ref()
+                .map(|t| format!(" {}", q(t)))
+                .unwrap_or_default(),
+            h.title_en
+                .as_ref()
+                .map(|t| format!(" {}", q(t)))
+                .unwrap_or_default()
         ));
     }
     if let Some(y) = h.year {
@@ -199,7 +229,10 @@ pub fn rulebook(book: &Rulebook) -> String {
             "(extends{} {}{})\n",
             if e.by_path { " path" } else { "" },
             q(&e.target),
-            e.pin.as_ref().map(|p| format!(" (sha256 {})", q(p))).unwrap_or_default()
+            e.pin
+                .as_ref()
+                .map(|p| format!(" (sha256 {})", q(p)))
+                .unwrap_or_default()
         ));
     }
     for it in &book.items {

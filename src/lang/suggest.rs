@@ -22,11 +22,19 @@ mod tests {
     #[test]
     fn suggests_only_near_names() {
         let names = ["rooted", "real_roots", "exchange", "有根"];
-        assert_eq!(closest("rooted", names).as_deref(), None, "an exact name is not a suggestion");
+        assert_eq!(
+            closest("rooted", names).as_deref(),
+            None,
+            "an exact name is not a suggestion"
+        );
         assert_eq!(closest("roted", names).as_deref(), Some("rooted"));
         assert_eq!(closest("exchnage", names).as_deref(), Some("exchange"));
         assert_eq!(closest("有", names).as_deref(), Some("有根"));
         assert_eq!(closest("mate", names), None);
-        assert_eq!(closest("捉", ["将", "杀"]), None, "one-character names share nothing");
+        assert_eq!(
+            closest("捉", ["将", "杀"]),
+            None,
+            "one-character names share nothing"
+        );
     }
 }
