@@ -234,8 +234,8 @@ verdict {
 
 /// The parent the sample overrides and removes clauses of.
 const PARENT: &str = r#"edition "2011-trial" { year 2011 }
-clause king-answer { when answers_check recast 捉 -> 闲 }
-clause mutual-reach { when false drop 捉 }
+clause king-answer @test { when answers_check recast 捉 -> 闲 }
+clause mutual-reach @test { when false drop 捉 }
 "#;
 
 #[test]

@@ -192,7 +192,7 @@ verdict { # opens the verdict
   otherwise => draw # after otherwise
   # at the end of the verdict
 }
-clause k { # opens the clause
+clause k @test { # opens the clause
   # before when
   when a # after when
   # before the action
@@ -253,7 +253,7 @@ verdict {  # opens the verdict
   # at the end of the verdict
 }
 
-clause k {  # opens the clause
+clause k @test {  # opens the clause
   # before when
   when a  # after when
   # before the action
@@ -610,7 +610,10 @@ fn everywhere(e: Expr) -> Rulebook {
         amend: Amend::Add,
         id: ident("k"),
         names: Names::default(),
-        cite: None,
+        cite: Some(Cite {
+            id: "test".into(),
+            span: Span::default(),
+        }),
         when: e.clone(),
         action: ClauseAction::Drop(vec![ident("捉")]),
         span: Span::default(),
