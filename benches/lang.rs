@@ -91,5 +91,40 @@ fn bench_lang(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_lang);
+/// Every edition in rules/, parsed, resolved through its `extends` chain
+/// and checked: what `qili check rules/*.qili` does.
+fn bench_editions(c: &mut Criterion) {
+    use qili::lang::check::check;
+    use qili::lang::resolve::{resolve, Folder, Library};
+    let folder = Folder(std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rules"
+    )));
+    let ids = folder.ids();
+    let sources: Vec<_> = ids.iter().filter_map(|id| folder.find(id)).collect();
+    let mut g = c.benchmark_group("editions");
+    g.bench_function("resolve_all", |b| {
+        b.iter(|| {
+            sources
+                .iter()
+                .filter_map(|(src, path)| resolve(src.clone(), path.clone(), &folder).ok())
+                .count()
+        })
+    });
+    let resolved: Vec<_> = sources
+        .iter()
+        .filter_map(|(src, path)| resolve(src.clone(), path.clone(), &folder).ok())
+        .collect();
+    g.bench_function("check_all", |b| {
+        b.iter(|| {
+            resolved
+                .iter()
+                .map(|r| check(r).errors.len())
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_lang, bench_editions);
 criterion_main!(benches);
