@@ -13,58 +13,7 @@ use qili::lang::fmt::{comments, format, format_source};
 use qili::lang::{parse, Source};
 
 /// The skeleton of the 2011 rules.
-const SAMPLE: &str = r#"# A sample: the skeleton of the 2011 rules.
-edition "2011" {
-  title "中国象棋竞赛规则（2011）" / "Chinese Xiangqi Competition Rules (2011)"
-  year 2011
-  source "中国象棋协会, 2011, 第六章 棋例"
-}
-extends "2011-trial"
-
-values {
-  rook 10
-  horse 5
-  cannon 5
-  advisor 2
-  elephant 2
-  pawn.crossed 2
-  pawn.uncrossed 0
-}
-
-define 有根(p: piece) : bool "有根" "rooted" @24.15 =
-  exists q in real_roots(p): true
-
-define threatened(t: piece) : bool =
-  exists a in pieces(mover) where can_take(a, t): exchange(a, t) > 0
-
-nature 将 "check" @24.1 = gives_check(mover)
-
-nature 捉 "chase" @24.3 =
-  exists t in pieces(opponent) where kind(t) != king and not (kind(t) = pawn and not crossed(t)):
-    threatened(t) and not before { threatened(t) }
-
-nature 献 "sacrifice offer" @24.5 =
-  exists t in pieces(opponent) where can_take(t, moved):
-    after take(t, moved) { not mate_by_checks(mover, 3) and -1 < 0 }
-
-override clause king-answer "帅应将产生的捉杀为闲" "a king's answer to check" @26.1.2 {
-  when answers_check and kind(moved) = king
-  recast 捉, 杀 -> 闲
-}
-
-remove clause mutual-reach
-
-order 将 > 杀 > 捉 > 兑 = 献 = 闲
-
-define forbidden(s: side) : bool =
-  forall m in moves(s): nature_of(m) in {将, 杀, 捉}
-
-verdict {
-  case perpetual-check "长将" @26.2 for s: 长将(s) and not 长将(other(s)) => s must change
-  case one-forbidden for s: forbidden(s) and not forbidden(other(s)) => s must change
-  otherwise => draw
-}
-"#;
+const SAMPLE: &str = include_str!("../tests/data/lang/sample.qili");
 
 const TRIAL: &str = include_str!("../rules/2011-trial.qili");
 
