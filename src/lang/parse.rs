@@ -434,6 +434,7 @@ fn build_definition(p: Pair<'_, Rule>) -> Built<Definition> {
                 }
             }
             Rule::type_name => ty = Some(build_type(child)?),
+            Rule::def_eq => {}
             Rule::names => names = build_names(child),
             Rule::cite => cite = Some(build_cite(child)),
             Rule::expr => body = Some(build_expr(child)?),
@@ -465,6 +466,7 @@ fn build_nature(p: Pair<'_, Rule>) -> Built<Nature> {
             Rule::ident => name = Some(ident(child)),
             Rule::string => en = Some(string(child)),
             Rule::cite => cite = Some(build_cite(child)),
+            Rule::def_eq => {}
             Rule::expr => body = Some(build_expr(child)?),
             _ => return Err(span_of(&child)),
         }
@@ -587,6 +589,7 @@ fn build_verdict(p: Pair<'_, Rule>) -> Built<Verdict> {
                         Rule::for_side => for_side = meaningful(part).next().map(ident),
                         Rule::expr => cond = Some(build_expr(part)?),
                         Rule::ruling => ruling = Some(build_ruling(part)?),
+                        Rule::arrow => {}
                         _ => return Err(span_of(&part)),
                     }
                 }
@@ -601,7 +604,10 @@ fn build_verdict(p: Pair<'_, Rule>) -> Built<Verdict> {
                 });
             }
             Rule::otherwise => {
-                let r = child.into_inner().next().ok_or(span)?;
+                let r = child
+                    .into_inner()
+                    .find(|q| q.as_rule() == Rule::ruling)
+                    .ok_or(span)?;
                 otherwise = Some(build_ruling(r)?);
             }
             _ => return Err(span_of(&child)),
@@ -919,6 +925,8 @@ pub fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::otherwise => "`otherwise => <ruling>`",
         Rule::ruling | Rule::must_change => "`draw` or `<side> must change`",
         Rule::draw => "`draw`",
+        Rule::def_eq => "`=` and the definition",
+        Rule::arrow => "`=>` and the ruling",
         Rule::expr
         | Rule::or_expr
         | Rule::and_expr
