@@ -655,6 +655,30 @@ fn meaningful<'a>(p: Pair<'a, Rule>) -> impl Iterator<Item = Pair<'a, Rule>> {
     p.into_inner().filter(|q| !is_keyword_token(q.as_rule()))
 }
 
+/// `lhs op rhs`, spanning both.
+fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
+    let span = Span::new(lhs.span.start, rhs.span.end);
+    Expr {
+        kind: ExprKind::Binary(op, boxed(lhs), boxed(rhs)),
+        span,
+    }
+}
+
+/// A run of prefix operators (`not not x`, `- - x`), the innermost applied first.
+fn prefixed(p: Pair<'_, Rule>, span: Span, wrap: fn(Box<Expr>) -> ExprKind) -> Built<Expr> {
+    let parts: Vec<Pair<'_, Rule>> = meaningful(p).collect();
+    let (ops, rest) = parts.split_at(parts.len().saturating_sub(1));
+    let mut acc = build_expr(rest.first().cloned().ok_or(span)?)?;
+    for o in ops.iter().rev() {
+        let s = Span::new(span_of(o).start, acc.span.end);
+        acc = Expr {
+            kind: wrap(boxed(acc)),
+            span: s,
+        };
+    }
+    Ok(acc)
+}
+
 fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
     let span = span_of(&p);
     match p.as_rule() {
@@ -706,29 +730,11 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             let mut parts = meaningful(p);
             let mut acc = build_expr(parts.next().ok_or(span)?)?;
             for next in parts {
-                let rhs = build_expr(next)?;
-                let s = Span::new(acc.span.start, rhs.span.end);
-                acc = Expr {
-                    kind: ExprKind::Binary(op, boxed(acc), boxed(rhs)),
-                    span: s,
-                };
+                acc = binary(op, acc, build_expr(next)?);
             }
             Ok(acc)
         }
-        Rule::not_expr => {
-            let parts: Vec<Pair<'_, Rule>> = meaningful(p).collect();
-            let (nots, rest) = parts.split_at(parts.len().saturating_sub(1));
-            let last = rest.first().cloned().ok_or(span)?;
-            let mut acc = build_expr(last)?;
-            for n in nots.iter().rev() {
-                let s = Span::new(span_of(n).start, acc.span.end);
-                acc = Expr {
-                    kind: ExprKind::Not(boxed(acc)),
-                    span: s,
-                };
-            }
-            Ok(acc)
-        }
+        Rule::not_expr => prefixed(p, span, ExprKind::Not),
         Rule::compare => {
             let mut parts = meaningful(p);
             let lhs = build_expr(parts.next().ok_or(span)?)?;
@@ -761,12 +767,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
                 } else {
                     BinOp::Sub
                 };
-                let rhs = build_expr(next)?;
-                let s = Span::new(acc.span.start, rhs.span.end);
-                acc = Expr {
-                    kind: ExprKind::Binary(op, boxed(acc), boxed(rhs)),
-                    span: s,
-                };
+                acc = binary(op, acc, build_expr(next)?);
             }
             Ok(acc)
         }
@@ -774,29 +775,11 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             let mut parts = meaningful(p);
             let mut acc = build_expr(parts.next().ok_or(span)?)?;
             for next in parts {
-                let rhs = build_expr(next)?;
-                let s = Span::new(acc.span.start, rhs.span.end);
-                acc = Expr {
-                    kind: ExprKind::Binary(BinOp::Mul, boxed(acc), boxed(rhs)),
-                    span: s,
-                };
+                acc = binary(BinOp::Mul, acc, build_expr(next)?);
             }
             Ok(acc)
         }
-        Rule::unary => {
-            let parts: Vec<Pair<'_, Rule>> = meaningful(p).collect();
-            let (negs, rest) = parts.split_at(parts.len().saturating_sub(1));
-            let last = rest.first().cloned().ok_or(span)?;
-            let mut acc = build_expr(last)?;
-            for n in negs.iter().rev() {
-                let s = Span::new(span_of(n).start, acc.span.end);
-                acc = Expr {
-                    kind: ExprKind::Neg(boxed(acc)),
-                    span: s,
-                };
-            }
-            Ok(acc)
-        }
+        Rule::unary => prefixed(p, span, ExprKind::Neg),
         Rule::context => {
             let mut parts = meaningful(p);
             let kind = parts.next().ok_or(span)?;
