@@ -428,6 +428,16 @@ pub enum Quantifier {
     Forall,
 }
 
+impl Quantifier {
+    /// The word a rules file writes.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Quantifier::Exists => "exists",
+            Quantifier::Forall => "forall",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Context {
     Before,

@@ -20,7 +20,7 @@ use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use super::ast::{
     BinOp, Case, Clause, ClauseAction, Context, Definition, Expr, ExprKind, Ident, ItemKind,
-    Nature, Order, Quantifier, Ruling, Span, Values, Verdict,
+    Nature, Order, Ruling, Span, Values, Verdict,
 };
 use super::parse::Source;
 use super::primitives::{self, Primitive, Scope, Ty};
@@ -1669,10 +1669,7 @@ impl<'b, 'r> Walk<'b, 'r> {
                 filter,
                 body,
             } => {
-                let word = match quantifier {
-                    Quantifier::Exists => "exists",
-                    Quantifier::Forall => "forall",
-                };
+                let word = quantifier.keyword();
                 self.binder(word, var, set, filter.as_deref());
                 self.expect(body, Ty::Bool, || format!("the body of `{word}`"));
                 self.unbind();
@@ -1811,7 +1808,7 @@ fn check_definition<'r>(
     }
     let found = walk.ty(&d.node.body);
     let mut out = walk.out;
-    if let (Some(declared), Some(found)) = (d.node.ty.map(Ty::from), found) {
+    if let (Some(declared), Some(found)) = (d.node.ty, found) {
         if declared != found {
             let problem = Problem::ResultType {
                 name: d.node.name.name.clone(),

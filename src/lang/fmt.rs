@@ -905,10 +905,7 @@ fn expr_doc(e: &Expr, next: Next) -> Doc {
             filter,
             body,
         } => {
-            let word = match quantifier {
-                Quantifier::Exists => "exists",
-                Quantifier::Forall => "forall",
-            };
+            let word = quantifier.keyword();
             let head = ranged(format!("{word} {var} in "), set, filter.as_deref(), NOTHING);
             group(cat(vec![
                 group(cat(vec![head, text(":")])),

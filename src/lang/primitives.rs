@@ -10,27 +10,15 @@
 //! judge evaluates exactly these names; `doc` and `concept` feed the
 //! language reference, so a primitive is documented in one place only.
 
-use std::fmt;
-
 use super::ast::{SetOf, TypeName};
 
-/// The type of a value in a rules file.
-///
+/// The type of a value in a rules file: the same vocabulary the file writes
+/// (`TypeName`), so the checker and the syntax can never disagree on it.
 /// Sets hold values of one simple type and do not nest, which is why the
-/// element is a [`SetOf`] rather than another `Ty`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ty {
-    Bool,
-    Int,
-    Piece,
-    Side,
-    Kind,
-    Nature,
-    Move,
-    Set(SetOf),
-}
+/// element is a [`SetOf`].
+pub type Ty = TypeName;
 
-impl Ty {
+impl TypeName {
     /// The element type of a set type, `None` for anything else.
     pub fn elem(self) -> Option<Ty> {
         match self {
@@ -52,42 +40,6 @@ impl Ty {
             Ty::Set(_) => return None,
         };
         Some(Ty::Set(elem))
-    }
-}
-
-impl From<SetOf> for Ty {
-    fn from(e: SetOf) -> Ty {
-        Ty::from(TypeName::from(e))
-    }
-}
-
-impl From<TypeName> for Ty {
-    fn from(t: TypeName) -> Ty {
-        match t {
-            TypeName::Bool => Ty::Bool,
-            TypeName::Int => Ty::Int,
-            TypeName::Piece => Ty::Piece,
-            TypeName::Side => Ty::Side,
-            TypeName::Kind => Ty::Kind,
-            TypeName::Nature => Ty::Nature,
-            TypeName::Move => Ty::Move,
-            TypeName::Set(e) => Ty::Set(e),
-        }
-    }
-}
-
-impl fmt::Display for Ty {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Ty::Bool => f.write_str("bool"),
-            Ty::Int => f.write_str("int"),
-            Ty::Piece => f.write_str("piece"),
-            Ty::Side => f.write_str("side"),
-            Ty::Kind => f.write_str("kind"),
-            Ty::Nature => f.write_str("nature"),
-            Ty::Move => f.write_str("move"),
-            Ty::Set(e) => write!(f, "set<{}>", Ty::from(*e)),
-        }
     }
 }
 

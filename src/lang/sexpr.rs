@@ -59,10 +59,7 @@ pub fn expr(e: &Expr) -> String {
             filter,
             body,
         } => {
-            let word = match quantifier {
-                Quantifier::Exists => "exists",
-                Quantifier::Forall => "forall",
-            };
+            let word = quantifier.keyword();
             let filter = filter
                 .as_ref()
                 .map(|f| format!(" (where {})", expr(f)))
