@@ -8,6 +8,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod judge;
 pub mod lang;
 pub mod notation;
 pub mod tactics;

@@ -3,8 +3,9 @@
 
 mod check;
 mod fmt;
+pub mod judge;
 mod perft;
-mod rules;
+pub(crate) mod rules;
 mod show;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -34,6 +35,10 @@ pub enum Command {
     ExplainRules(rules::ExplainArgs),
     /// Compare two rulebooks clause by clause.
     Diff(rules::DiffArgs),
+    /// Rule on a repetition cycle under a rulebook, move by move, with reasons.
+    Judge(judge::JudgeArgs),
+    /// Run the case corpus (seed figures) and compare each ruling with its article.
+    Test(judge::TestArgs),
 }
 
 /// Output format shared by the subcommands that have a machine-readable form.
@@ -55,6 +60,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Fmt(args) => fmt::run(&args, &mut out),
         Command::ExplainRules(args) => rules::run_explain(&args, &mut out),
         Command::Diff(args) => rules::run_diff(&args, &mut out),
+        Command::Judge(args) => judge::run_judge(&args, &mut out),
+        Command::Test(args) => judge::run_test(&args, &mut out),
     }
 }
 

@@ -8,38 +8,11 @@ use miette::{miette, Result};
 
 use super::Format;
 use crate::lang::diff::{diff, explain, render_text};
-use crate::lang::resolve::{resolve, Folder, Library, Resolved};
-use crate::lang::{suggest, Source};
+use crate::lang::resolve::Resolved;
 
-/// Loads a rulebook named on the command line: a path to a `.qili` file, or
-/// an edition id looked up in the rules folder.
+/// Loads a rulebook named on the command line (see [`crate::judge::resolve_arg`]).
 pub fn load(arg: &str, rules: &Path) -> Result<Resolved> {
-    let folder = Folder(rules.to_path_buf());
-    let path = PathBuf::from(arg);
-    let (source, path) = if path.is_file() {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| miette!(code = "qili::io", "cannot read {}: {e}", path.display()))?;
-        (Source::new(path.display().to_string(), text), Some(path))
-    } else if let Some(found) = folder.find(arg) {
-        found
-    } else {
-        let ids = folder.ids();
-        let hint = match suggest::closest(arg, ids.iter().map(String::as_str)) {
-            Some(s) => format!("did you mean `{s}`?"),
-            None if ids.is_empty() => format!("{} holds no `.qili` files", rules.display()),
-            None => format!(
-                "the editions in {} are: {}",
-                rules.display(),
-                ids.join(", ")
-            ),
-        };
-        return Err(miette!(
-            code = "qili::rules::unknown_edition",
-            help = hint,
-            "no rules file or edition `{arg}`"
-        ));
-    };
-    resolve(source, path, &folder).map_err(miette::Report::new)
+    crate::judge::resolve_arg(arg, rules)
 }
 
 #[derive(Debug, Args)]

@@ -1,0 +1,289 @@
+//! `qili judge` (one cycle, explained) and `qili test` (the case corpus).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::{Args, ValueEnum};
+use miette::{miette, Result};
+
+use super::{emit, position_arg, Format};
+use crate::board::START_FEN;
+use crate::judge::case::{compare, Case};
+use crate::judge::report::{to_json, to_text};
+use crate::judge::{judge_cycle, last_cycle, Options, Rulebook};
+use crate::notation::parse_line;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Lang {
+    #[default]
+    Zh,
+    En,
+}
+
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// The rulebook: an edition id from the rules folder, or a path to a `.qili` file.
+    #[arg(long, default_value = "2011")]
+    pub rules: String,
+    /// Where editions named by id are looked up.
+    #[arg(long, default_value = "rules")]
+    pub rules_dir: PathBuf,
+    /// The position the moves start from (UCCI FEN).
+    #[arg(long, default_value = START_FEN)]
+    pub fen: String,
+    /// The cycle, or a line ending in one, in any notation.
+    #[arg(long, required_unless_present = "case")]
+    pub moves: Option<String>,
+    /// Judge a case file of the corpus instead (its FEN and moves).
+    #[arg(long, conflicts_with_all = ["moves"])]
+    pub case: Option<PathBuf>,
+    /// Print the whole trace: every nature and clause, held or not, and the verdict's cases.
+    #[arg(long)]
+    pub explain: bool,
+    #[arg(long, value_enum, default_value_t)]
+    pub lang: Lang,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
+    let (fen, moves, case) = match &args.case {
+        Some(path) => {
+            let case = Case::load(path).map_err(miette::Report::new)?;
+            (case.fen.clone(), case.moves.clone(), Some(case))
+        }
+        None => (
+            args.fen.clone(),
+            args.moves.clone().unwrap_or_default(),
+            None,
+        ),
+    };
+    let book = Rulebook::from_folder(&args.rules, &args.rules_dir)?;
+    let start = position_arg(&fen)?;
+    let line = parse_line(&start, &moves).map_err(miette::Report::new)?;
+    let cycle = last_cycle(&start, &line, &moves).map_err(miette::Report::new)?;
+    let ruling = judge_cycle(
+        &book,
+        cycle,
+        Options {
+            explain: args.explain,
+        },
+    );
+    let zh = args.lang == Lang::Zh;
+    match args.format {
+        Format::Json => {
+            let json = serde_json::to_string_pretty(&to_json(&book, &ruling, zh))
+                .map_err(|e| miette!(code = "qili::io", "cannot write JSON: {e}"))?;
+            emit(out, &format!("{json}\n"))?;
+        }
+        Format::Text => {
+            if let Some(case) = &case {
+                emit(out, &format!("{} — {}\n{}\n\n", case.id, case.title, case.source))?;
+            }
+            emit(out, &to_text(&book, &ruling, zh, args.explain))?;
+            if let Some(case) = &case {
+                for e in case.expect.iter().filter(|e| e.editions.contains(&book.program.id)) {
+                    let diffs = compare(&book, &ruling, e);
+                    let verdict = if diffs.is_empty() {
+                        "the article agrees".to_string()
+                    } else {
+                        diffs.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                    };
+                    emit(out, &format!("\nArticle ({}): {verdict}\n", e.stated_for.as_deref().unwrap_or(&book.program.id)))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// Run only the expectations of this edition (an id, or a path to a rules file).
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// Where editions named by id are looked up.
+    #[arg(long, default_value = "rules")]
+    pub rules_dir: PathBuf,
+    /// Case files or folders of them.
+    #[arg(default_value = "cases")]
+    pub cases: Vec<PathBuf>,
+}
+
+/// The outcome of running the corpus.
+#[derive(Debug, Default)]
+pub struct TestSummary {
+    pub passed: usize,
+    pub failed: usize,
+    pub known: usize,
+    pub skipped: usize,
+    pub times: Vec<Duration>,
+}
+
+fn case_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let entries = std::fs::read_dir(p)
+                .map_err(|e| miette!(code = "qili::io", "cannot read {}: {e}", p.display()))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                .collect();
+            found.sort();
+            files.extend(found);
+        } else if p.is_file() {
+            files.push(p.clone());
+        } else {
+            return Err(miette!(
+                code = "qili::test::no_cases",
+                help = "give case files or the folder holding them (default: cases)",
+                "{} is neither a case file nor a folder",
+                p.display()
+            ));
+        }
+    }
+    Ok(files)
+}
+
+/// Runs the corpus and writes the report; the summary says how it went.
+pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestSummary> {
+    let files = case_files(&args.cases)?;
+    let only = match &args.rules {
+        Some(r) => Some(Rulebook::from_folder(r, &args.rules_dir)?),
+        None => None,
+    };
+    let mut books: BTreeMap<String, Option<Rulebook>> = BTreeMap::new();
+    let mut sum = TestSummary::default();
+    for file in files {
+        let case = match Case::load(&file) {
+            Ok(c) => c,
+            Err(e) => {
+                sum.failed += 1;
+                emit(out, &format!("FAIL {}: {e}\n", file.display()))?;
+                continue;
+            }
+        };
+        for e in &case.expect {
+            for edition in &e.editions {
+                let book = match &only {
+                    Some(b) if b.program.id == *edition => Some(b),
+                    Some(_) => continue,
+                    None => books
+                        .entry(edition.clone())
+                        .or_insert_with(|| load_quiet(edition, &args.rules_dir))
+                        .as_ref(),
+                };
+                let Some(book) = book else {
+                    sum.skipped += 1;
+                    emit(out, &format!("SKIP {} [{edition}]: no rules file for this edition\n", case.id))?;
+                    continue;
+                };
+                let prepared = prepare(&case);
+                let cycle = match prepared {
+                    Ok(c) => c,
+                    Err(why) => {
+                        sum.failed += 1;
+                        emit(out, &format!("FAIL {} [{edition}]: {why}\n", case.id))?;
+                        continue;
+                    }
+                };
+                let t = Instant::now();
+                let ruling = judge_cycle(book, cycle, Options::default());
+                sum.times.push(t.elapsed());
+                let diffs = compare(book, &ruling, e);
+                let label = format!("{} [{edition}]", case.id);
+                match (&e.known_failure, diffs.is_empty()) {
+                    (None, true) => {
+                        sum.passed += 1;
+                        emit(out, &format!("PASS {label}\n"))?;
+                    }
+                    (Some(_), true) => {
+                        sum.passed += 1;
+                        emit(out, &format!("PASS {label} (marked as a known failure, but it agrees now: remove the mark)\n"))?;
+                    }
+                    (Some(why), false) => {
+                        sum.known += 1;
+                        emit(out, &format!("KNOWN {label}: {why}\n"))?;
+                        for d in &diffs {
+                            emit(out, &format!("    {d}\n"))?;
+                        }
+                    }
+                    (None, false) => {
+                        sum.failed += 1;
+                        emit(out, &format!("FAIL {label}\n"))?;
+                        for d in &diffs {
+                            emit(out, &format!("    {d}\n"))?;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let (median, p99) = percentiles(&mut sum.times);
+    emit(
+        out,
+        &format!(
+            "ruled {} cycles: median {} µs, p99 {} µs\n",
+            sum.times.len(),
+            median.as_micros(),
+            p99.as_micros()
+        ),
+    )?;
+    if sum.known + sum.skipped > 0 {
+        emit(
+            out,
+            &format!(
+                "{} known failures, {} skipped\n",
+                sum.known, sum.skipped
+            ),
+        )?;
+    }
+    emit(out, &format!("{} passed, {} failed\n", sum.passed, sum.failed))?;
+    Ok(sum)
+}
+
+fn load_quiet(edition: &str, dir: &Path) -> Option<Rulebook> {
+    let path = dir.join(format!("{edition}.qili"));
+    if !path.is_file() {
+        return None;
+    }
+    Rulebook::from_folder(edition, dir).ok()
+}
+
+/// The case's position and cycle, or why they cannot be judged.
+pub fn prepare(case: &Case) -> std::result::Result<crate::judge::Cycle, String> {
+    let start = crate::board::parse_fen(&case.fen).map_err(|e| format!("bad FEN: {e}"))?;
+    let line = parse_line(&start, &case.moves).map_err(|e| format!("bad moves: {e}"))?;
+    let cycle = last_cycle(&start, &line, &case.moves).map_err(|e| e.to_string())?;
+    if cycle.offset != 0 {
+        return Err(format!(
+            "the moves do not return to the start position (the cycle starts after move {})",
+            cycle.offset
+        ));
+    }
+    Ok(cycle)
+}
+
+fn percentiles(times: &mut [Duration]) -> (Duration, Duration) {
+    if times.is_empty() {
+        return (Duration::ZERO, Duration::ZERO);
+    }
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.99))
+}
+
+pub fn run_test(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<()> {
+    let sum = run_corpus(args, out)?;
+    if sum.failed > 0 {
+        return Err(miette!(
+            code = "qili::test::failed",
+            "{} of {} rulings disagree with their articles",
+            sum.failed,
+            sum.failed + sum.passed + sum.known
+        ));
+    }
+    Ok(())
+}

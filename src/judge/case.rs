@@ -1,0 +1,157 @@
+//! The case corpus: seed figures as TOML files (format in `cases/README.md`)
+//! and their comparison with a ruling.
+
+use std::path::Path;
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use serde::Deserialize;
+
+use super::program::Outcome;
+use super::report::outcome_id;
+use super::{Ruling, Rulebook};
+use crate::board::Color;
+
+/// One case file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    pub id: String,
+    pub title: String,
+    pub source: String,
+    pub fen: String,
+    pub moves: String,
+    #[serde(default)]
+    pub composed: Option<String>,
+    #[serde(default)]
+    pub expect: Vec<Expectation>,
+}
+
+/// What the article rules, under the editions it applies to.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectation {
+    pub editions: Vec<String>,
+    #[serde(default)]
+    pub stated_for: Option<String>,
+    pub natures: Vec<String>,
+    #[serde(default)]
+    pub red: Option<String>,
+    #[serde(default)]
+    pub black: Option<String>,
+    pub outcome: String,
+    #[serde(default)]
+    pub known_failure: Option<String>,
+}
+
+/// A case file that cannot be read.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+pub enum CaseError {
+    #[error("cannot read {path}: {message}")]
+    #[diagnostic(code(qili::case::io))]
+    Io { path: String, message: String },
+    #[error("{message}")]
+    #[diagnostic(
+        code(qili::case::format),
+        help("the case format is described in cases/README.md")
+    )]
+    Format {
+        message: String,
+        #[source_code]
+        src: NamedSource<String>,
+        #[label("here")]
+        at: Option<SourceSpan>,
+    },
+    #[error("outcome `{found}` is not one of draw, red_must_change, black_must_change")]
+    #[diagnostic(code(qili::case::outcome))]
+    Outcome { found: String },
+}
+
+impl Case {
+    pub fn load(path: &Path) -> Result<Case, CaseError> {
+        let text = std::fs::read_to_string(path).map_err(|e| CaseError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Case::parse(&path.display().to_string(), &text)
+    }
+
+    pub fn parse(name: &str, text: &str) -> Result<Case, CaseError> {
+        let case: Case = toml::from_str(text).map_err(|e| CaseError::Format {
+            message: e.message().to_string(),
+            at: e.span().map(|s| (s.start, s.len()).into()),
+            src: NamedSource::new(name, text.to_string()),
+        })?;
+        for e in &case.expect {
+            parse_outcome(&e.outcome)?;
+        }
+        Ok(case)
+    }
+}
+
+pub fn parse_outcome(s: &str) -> Result<Outcome, CaseError> {
+    match s {
+        "draw" => Ok(Outcome::Draw),
+        "red_must_change" => Ok(Outcome::MustChange(Color::Red)),
+        "black_must_change" => Ok(Outcome::MustChange(Color::Black)),
+        other => Err(CaseError::Outcome {
+            found: other.to_string(),
+        }),
+    }
+}
+
+/// Where a ruling differs from what the article says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Difference {
+    Length { expected: usize, found: usize },
+    Nature { ply: usize, mv: String, expected: String, found: String },
+    Outcome { expected: String, found: String },
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Difference::Length { expected, found } => {
+                write!(f, "the article lists {expected} natures, the cycle has {found} moves")
+            }
+            Difference::Nature {
+                ply,
+                mv,
+                expected,
+                found,
+            } => write!(f, "move {ply} {mv}: article {expected}, qili {found}"),
+            Difference::Outcome { expected, found } => {
+                write!(f, "outcome: article {expected}, qili {found}")
+            }
+        }
+    }
+}
+
+/// The differences between a ruling and an expectation (none: it agrees).
+pub fn compare(book: &Rulebook, r: &Ruling, e: &Expectation) -> Vec<Difference> {
+    let mut out = Vec::new();
+    if e.natures.len() != r.moves.len() {
+        out.push(Difference::Length {
+            expected: e.natures.len(),
+            found: r.moves.len(),
+        });
+    }
+    for (m, want) in r.moves.iter().zip(&e.natures) {
+        let got = book.program.nature_name(m.heaviest);
+        if got != want {
+            out.push(Difference::Nature {
+                ply: m.ply,
+                mv: m.chinese.clone(),
+                expected: want.clone(),
+                found: got.to_string(),
+            });
+        }
+    }
+    let found = outcome_id(r.outcome);
+    if found != e.outcome {
+        out.push(Difference::Outcome {
+            expected: e.outcome.clone(),
+            found: found.to_string(),
+        });
+    }
+    out
+}

@@ -1,0 +1,1529 @@
+//! The interpreter: a lowered rulebook evaluated against the board.
+//!
+//! One [`Evaluator`] judges one move at a time. The position after the move
+//! is the root context; `before { … }`, `after take(a, b) { … }` and
+//! `after pass { … }` derive further contexts, kept in an arena and shared:
+//! the same hypothetical capture asked twice is built once, and every board
+//! fact (attackers, roots, exchanges, mate searches) is cached per context.
+//!
+//! Pieces keep their identity across contexts. A piece is named by where it
+//! stands in the root position; a piece the judged move captured, which
+//! stands only in the position before, gets an id of its own. Each context
+//! maps ids to squares and back, so `moved` is the piece that moved, on its
+//! origin before the move and gone after a hypothetical capture of it.
+//!
+//! Tracing: the fast path computes values only. Asked to trace, the same
+//! evaluation records why — which definitions held, which piece was the
+//! witness of an `exists`, and the board facts with their lines — reusing
+//! the caches, so explaining a result costs little more than finding it.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use serde::Serialize;
+
+use super::program::{Node, Op, Prim, Program};
+use crate::board::{Color, Kind, Move, Piece, Position, Square};
+use crate::lang::ast::{BinOp, Quantifier};
+use crate::notation::chinese;
+use crate::tactics::{self, CaptureScope, ExchangeLimits, MateSearch, NodeBudget};
+
+/// Nodes one search may visit (a mate search or one capture exchange).
+pub const SEARCH_NODES: u64 = 40_000;
+/// Nodes all searches of one judgement may visit together.
+pub const JUDGEMENT_NODES: u64 = 4_000_000;
+
+const NONE: u8 = u8::MAX;
+/// Ids 0–89 are root squares; 90–179 pieces absent from the root.
+const IDS: usize = 180;
+
+/// A piece's identity within one judged move.
+pub type PieceId = u8;
+
+/// A value of the rules language.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Bool(bool),
+    Int(i64),
+    Piece(PieceId),
+    Side(Color),
+    Kind(Kind),
+    Nature(usize),
+    /// A move of the cycle, by index.
+    Move(usize),
+    Set(Rc<Vec<Value>>),
+}
+
+impl Value {
+    fn truth(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+
+    fn int(&self) -> i64 {
+        match self {
+            Value::Int(n) => *n,
+            _ => 0,
+        }
+    }
+
+    /// A small code for memo keys; `None` for sets.
+    fn code(&self) -> Option<u32> {
+        Some(match self {
+            Value::Bool(b) => u32::from(*b),
+            Value::Int(n) => 0x0100_0000 | (*n as u32 & 0xff_ffff),
+            Value::Piece(p) => 0x0200_0000 | u32::from(*p),
+            Value::Side(c) => 0x0300_0000 | c.index() as u32,
+            Value::Kind(k) => 0x0400_0000 | k.index() as u32,
+            Value::Nature(n) => 0x0500_0000 | *n as u32,
+            Value::Move(m) => 0x0600_0000 | *m as u32,
+            Value::Set(_) => return None,
+        })
+    }
+}
+
+/// A text in both languages the reports speak.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Text {
+    pub zh: String,
+    pub en: String,
+}
+
+impl Text {
+    pub fn new(zh: impl Into<String>, en: impl Into<String>) -> Text {
+        Text {
+            zh: zh.into(),
+            en: en.into(),
+        }
+    }
+
+    pub fn get(&self, zh: bool) -> &str {
+        if zh {
+            &self.zh
+        } else {
+            &self.en
+        }
+    }
+}
+
+/// What a traced step is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    Nature,
+    Clause,
+    Case,
+    Definition,
+    Witness,
+    Context,
+    Fact,
+}
+
+/// One step of an explanation: what was asked, what it came to, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Trace {
+    pub step: Step,
+    pub what: Text,
+    pub holds: Option<bool>,
+    /// The clause the step's text cites (`24.3`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cite: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<Trace>,
+}
+
+/// What a nature, clause or case came to, and its trace if one was asked.
+#[derive(Clone, Debug)]
+pub struct Evaluated {
+    pub holds: bool,
+    pub trace: Option<Trace>,
+}
+
+/// The judged move, as the evaluator needs it.
+#[derive(Clone, Copy, Debug)]
+pub struct JudgedMove {
+    pub mv: Move,
+    pub mover: Color,
+    pub answers_check: bool,
+    pub captured: Option<Piece>,
+}
+
+/// The natures of the cycle's moves, for the verdict.
+#[derive(Clone, Debug, Default)]
+pub struct CycleFacts {
+    pub sides: Vec<Color>,
+    /// Natures after the clauses, as a bit set.
+    pub natures: Vec<u64>,
+    pub heaviest: Vec<usize>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Derive {
+    Before,
+    Pass,
+    Take(PieceId, PieceId),
+}
+
+struct Ctx {
+    pos: Position,
+    id_at: [u8; 90],
+    sq_of: [u8; IDS],
+    attackers: HashMap<(u8, Color), Rc<Vec<Square>>>,
+    exchanges: HashMap<(u8, u8, bool), Searched>,
+    mates: HashMap<(Color, i64, bool), Searched>,
+    best: [Option<Searched>; 2],
+    roots: HashMap<u8, Rc<(Vec<Square>, Vec<Square>)>>,
+}
+
+/// A search's answer: the value, its line, and whether a budget cut it.
+#[derive(Clone, Debug)]
+struct Searched {
+    value: i64,
+    line: Rc<Vec<Move>>,
+    /// The position the line starts from (after any pass).
+    start: Option<Rc<Position>>,
+    exhausted: bool,
+    /// Why the question could not be asked, if it could not.
+    refused: Option<&'static str>,
+}
+
+impl Ctx {
+    fn root(pos: Position) -> Ctx {
+        let mut id_at = [NONE; 90];
+        let mut sq_of = [NONE; IDS];
+        for (sq, _) in pos.pieces() {
+            id_at[sq.index()] = sq.index() as u8;
+            sq_of[sq.index()] = sq.index() as u8;
+        }
+        Ctx::with(pos, id_at, sq_of)
+    }
+
+    fn with(pos: Position, id_at: [u8; 90], sq_of: [u8; IDS]) -> Ctx {
+        Ctx {
+            pos,
+            id_at,
+            sq_of,
+            attackers: HashMap::new(),
+            exchanges: HashMap::new(),
+            mates: HashMap::new(),
+            best: [None, None],
+            roots: HashMap::new(),
+        }
+    }
+
+    fn square(&self, id: PieceId) -> Option<Square> {
+        match self.sq_of.get(id as usize) {
+            Some(&s) if s != NONE => Square::from_index(s as usize),
+            _ => None,
+        }
+    }
+
+    fn id(&self, sq: Square) -> PieceId {
+        self.id_at[sq.index()]
+    }
+}
+
+/// Evaluates one rulebook, move by move, then over the cycle.
+pub struct Evaluator<'p> {
+    prog: &'p Program,
+    stack: Vec<Value>,
+    ctxs: Vec<Ctx>,
+    derived: HashMap<(usize, Derive), Option<usize>>,
+    ids: [Option<Piece>; IDS],
+    judged: Option<JudgedMove>,
+    moved: PieceId,
+    memo: HashMap<(usize, usize, [u32; 3]), Value>,
+    cycle: Option<&'p CycleFacts>,
+    budget: NodeBudget,
+    /// A search ran out of nodes while judging the current move.
+    pub exhausted: bool,
+    tracing: bool,
+    traces: Vec<Vec<Trace>>,
+}
+
+impl<'p> Evaluator<'p> {
+    pub fn new(prog: &'p Program) -> Evaluator<'p> {
+        Evaluator {
+            prog,
+            stack: Vec::with_capacity(64),
+            ctxs: Vec::new(),
+            derived: HashMap::new(),
+            ids: [None; IDS],
+            judged: None,
+            moved: NONE,
+            memo: HashMap::new(),
+            cycle: None,
+            budget: NodeBudget::new(JUDGEMENT_NODES),
+            exhausted: false,
+            tracing: false,
+            traces: Vec::new(),
+        }
+    }
+
+    /// Nodes the searches have spent so far.
+    pub fn nodes(&self) -> u64 {
+        self.budget.used()
+    }
+
+    /// Sets up the judgement of one move: `before` is the position before
+    /// it, `mv` a legal move there.
+    pub fn start_move(&mut self, before: &Position, mv: Move) {
+        let mover = before.side_to_move();
+        let mut after = before.clone();
+        let undo = after.make(mv);
+        let captured = undo.captured();
+        self.ctxs.clear();
+        self.derived.clear();
+        self.memo.clear();
+        self.exhausted = false;
+        self.ids = [None; IDS];
+        for (sq, p) in after.pieces() {
+            self.ids[sq.index()] = Some(p);
+        }
+        let root = Ctx::root(after);
+        // Before: the moved piece back on its origin, the captured piece
+        // (if any) under an id of its own.
+        let mut id_at = root.id_at;
+        let mut sq_of = [NONE; IDS];
+        id_at[mv.from.index()] = mv.to.index() as u8;
+        id_at[mv.to.index()] = NONE;
+        if let Some(c) = captured {
+            let ghost = 90 + mv.to.index();
+            self.ids[ghost] = Some(c);
+            id_at[mv.to.index()] = ghost as u8;
+        }
+        for (sq, id) in id_at.iter().enumerate() {
+            if *id != NONE {
+                sq_of[*id as usize] = sq as u8;
+            }
+        }
+        self.ctxs.push(root);
+        self.ctxs.push(Ctx::with(before.clone(), id_at, sq_of));
+        self.derived.insert((0, Derive::Before), Some(1));
+        self.moved = mv.to.index() as u8;
+        self.judged = Some(JudgedMove {
+            mv,
+            mover,
+            answers_check: before.in_check(),
+            captured,
+        });
+        self.cycle = None;
+    }
+
+    /// Switches to the verdict: cycle primitives read these facts.
+    pub fn start_cycle(&mut self, facts: &'p CycleFacts) {
+        self.judged = None;
+        self.ctxs.clear();
+        self.derived.clear();
+        self.memo.clear();
+        self.cycle = Some(facts);
+    }
+
+    pub fn nature(&mut self, n: usize, trace: bool) -> Evaluated {
+        let code = &self.prog.natures[n];
+        let label = Text::new(
+            format!("{}", code.label.id),
+            format!("{} ({})", code.label.en.as_deref().unwrap_or(""), code.label.id),
+        );
+        self.run(
+            &code.body,
+            code.frame,
+            &[],
+            trace,
+            Step::Nature,
+            label,
+            code.label.cite.clone(),
+        )
+    }
+
+    pub fn clause(&mut self, c: usize, trace: bool) -> Evaluated {
+        let code = &self.prog.clauses[c];
+        let label = Text::new(
+            format!("{} {}", code.label.id, code.label.zh.as_deref().unwrap_or("")),
+            format!("{} {}", code.label.id, code.label.en.as_deref().unwrap_or("")),
+        );
+        self.run(
+            &code.when,
+            code.frame,
+            &[],
+            trace,
+            Step::Clause,
+            label,
+            code.label.cite.clone(),
+        )
+    }
+
+    /// A verdict case, with `side` bound to its `for` variable.
+    pub fn case(&mut self, c: usize, side: Option<Color>, trace: bool) -> Evaluated {
+        let code = &self.prog.cases[c];
+        let args: Vec<Value> = side.into_iter().map(Value::Side).collect();
+        let who = side.map_or(Text::default(), |s| {
+            Text::new(format!("（{}方）", s.chinese()), format!(" ({})", s.english()))
+        });
+        let label = Text::new(
+            format!(
+                "{} {}{}",
+                code.label.id,
+                code.label.zh.as_deref().unwrap_or(""),
+                who.zh
+            ),
+            format!(
+                "{} {}{}",
+                code.label.id,
+                code.label.en.as_deref().unwrap_or(""),
+                who.en
+            ),
+        );
+        self.run(
+            &code.cond,
+            code.frame,
+            &args,
+            trace,
+            Step::Case,
+            label,
+            code.label.cite.clone(),
+        )
+    }
+
+    /// A definition of one side over the cycle (`forbidden(s)`).
+    pub fn side_definition(&mut self, d: usize, side: Color, trace: bool) -> Evaluated {
+        let code = &self.prog.defs[d];
+        let label = Text::new(
+            format!(
+                "{}（{}方）",
+                code.label.zh.as_deref().unwrap_or(&code.label.id),
+                side.chinese()
+            ),
+            format!(
+                "{} ({})",
+                code.label.en.as_deref().unwrap_or(&code.label.id),
+                side.english()
+            ),
+        );
+        self.run(
+            &code.body,
+            code.frame,
+            &[Value::Side(side)],
+            trace,
+            Step::Definition,
+            label,
+            code.label.cite.clone(),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        body: &'p Node,
+        frame: usize,
+        args: &[Value],
+        trace: bool,
+        step: Step,
+        what: Text,
+        cite: Option<String>,
+    ) -> Evaluated {
+        let base = self.stack.len();
+        self.stack.extend(args.iter().cloned());
+        self.stack
+            .resize(base + frame.max(args.len()), Value::Bool(false));
+        self.tracing = trace;
+        if trace {
+            self.traces.push(Vec::new());
+        }
+        let holds = self.eval(body, 0, base).truth();
+        let trace = if trace {
+            let children = self.traces.pop().unwrap_or_default();
+            Some(Trace {
+                step,
+                what,
+                holds: Some(holds),
+                cite,
+                children,
+            })
+        } else {
+            None
+        };
+        self.tracing = false;
+        self.traces.clear();
+        self.stack.truncate(base);
+        Evaluated { holds, trace }
+    }
+
+    // ---- tracing helpers -------------------------------------------------
+
+    fn note(&mut self, t: Trace) {
+        if let Some(top) = self.traces.last_mut() {
+            top.push(t);
+        }
+    }
+
+    fn fact(&mut self, what: Text, holds: Option<bool>) {
+        if self.tracing {
+            self.note(Trace {
+                step: Step::Fact,
+                what,
+                holds,
+                cite: None,
+                children: Vec::new(),
+            });
+        }
+    }
+
+    fn open(&mut self) {
+        if self.tracing {
+            self.traces.push(Vec::new());
+        }
+    }
+
+    fn close(&mut self) -> Vec<Trace> {
+        if self.tracing {
+            self.traces.pop().unwrap_or_default()
+        } else {
+            Vec::new()
+        }
+    }
+
+    // ---- the evaluator ---------------------------------------------------
+
+    fn eval(&mut self, node: &'p Node, ctx: usize, base: usize) -> Value {
+        match &node.op {
+            Op::Bool(b) => Value::Bool(*b),
+            Op::Int(n) => Value::Int(*n),
+            Op::Local(slot) => self
+                .stack
+                .get(base + slot)
+                .cloned()
+                .unwrap_or(Value::Bool(false)),
+            Op::Nature(n) => Value::Nature(*n),
+            Op::Not(a) => Value::Bool(!self.eval(a, ctx, base).truth()),
+            Op::Neg(a) => Value::Int(-self.eval(a, ctx, base).int()),
+            Op::Binary(op, a, b) => self.binary(*op, a, b, ctx, base),
+            Op::If(c, a, b) => {
+                if self.eval(c, ctx, base).truth() {
+                    self.eval(a, ctx, base)
+                } else {
+                    self.eval(b, ctx, base)
+                }
+            }
+            Op::SetLiteral(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    let v = self.eval(i, ctx, base);
+                    if !out.contains(&v) {
+                        out.push(v);
+                    }
+                }
+                Value::Set(Rc::new(out))
+            }
+            Op::Quantified {
+                quantifier,
+                slot,
+                var,
+                set,
+                filter,
+                body,
+            } => self.quantified(
+                *quantifier,
+                *slot,
+                var,
+                set,
+                filter.as_deref(),
+                body,
+                ctx,
+                base,
+            ),
+            Op::Count { slot, set, filter } => {
+                let members = self.members(set, ctx, base);
+                let mut n = 0;
+                let was = self.tracing;
+                self.tracing = false;
+                for m in members.iter() {
+                    self.stack[base + slot] = m.clone();
+                    if filter
+                        .as_ref()
+                        .is_none_or(|f| self.eval(f, ctx, base).truth())
+                    {
+                        n += 1;
+                    }
+                }
+                self.tracing = was;
+                Value::Int(n)
+            }
+            Op::SetBuilder { slot, set, filter } => {
+                let members = self.members(set, ctx, base);
+                let mut out = Vec::new();
+                let was = self.tracing;
+                self.tracing = false;
+                for m in members.iter() {
+                    self.stack[base + slot] = m.clone();
+                    if self.eval(filter, ctx, base).truth() {
+                        out.push(m.clone());
+                    }
+                }
+                self.tracing = was;
+                Value::Set(Rc::new(out))
+            }
+            Op::Def(d, args) => self.call(*d, args, ctx, base),
+            Op::Prim(p, args) => self.prim(*p, args, ctx, base),
+            Op::Before(body) => self.in_context(Derive::Before, body, ctx, base),
+            Op::AfterPass(body) => self.in_context(Derive::Pass, body, ctx, base),
+            Op::AfterTake(a, b, body) => {
+                let (Value::Piece(a), Value::Piece(b)) =
+                    (self.eval(a, ctx, base), self.eval(b, ctx, base))
+                else {
+                    return Value::Bool(false);
+                };
+                self.in_context(Derive::Take(a, b), body, ctx, base)
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &'p Node, b: &'p Node, ctx: usize, base: usize) -> Value {
+        match op {
+            BinOp::And => {
+                Value::Bool(self.eval(a, ctx, base).truth() && self.eval(b, ctx, base).truth())
+            }
+            BinOp::Or => {
+                Value::Bool(self.eval(a, ctx, base).truth() || self.eval(b, ctx, base).truth())
+            }
+            _ => {
+                let x = self.eval(a, ctx, base);
+                let y = self.eval(b, ctx, base);
+                match op {
+                    BinOp::Eq => Value::Bool(x == y),
+                    BinOp::Ne => Value::Bool(x != y),
+                    BinOp::Lt => Value::Bool(x.int() < y.int()),
+                    BinOp::Le => Value::Bool(x.int() <= y.int()),
+                    BinOp::Gt => Value::Bool(x.int() > y.int()),
+                    BinOp::Ge => Value::Bool(x.int() >= y.int()),
+                    BinOp::Add => Value::Int(x.int().saturating_add(y.int())),
+                    BinOp::Sub => Value::Int(x.int().saturating_sub(y.int())),
+                    BinOp::Mul => Value::Int(x.int().saturating_mul(y.int())),
+                    BinOp::In => Value::Bool(match &y {
+                        Value::Set(s) => s.contains(&x),
+                        _ => false,
+                    }),
+                    BinOp::And | BinOp::Or => Value::Bool(false),
+                }
+            }
+        }
+    }
+
+    fn members(&mut self, set: &'p Node, ctx: usize, base: usize) -> Rc<Vec<Value>> {
+        match self.eval(set, ctx, base) {
+            Value::Set(s) => s,
+            _ => Rc::new(Vec::new()),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn quantified(
+        &mut self,
+        q: Quantifier,
+        slot: usize,
+        var: &str,
+        set: &'p Node,
+        filter: Option<&'p Node>,
+        body: &'p Node,
+        ctx: usize,
+        base: usize,
+    ) -> Value {
+        let members = self.members(set, ctx, base);
+        let want = q == Quantifier::Exists;
+        for m in members.iter() {
+            self.stack[base + slot] = m.clone();
+            self.open();
+            let selected = filter.is_none_or(|f| self.eval(f, ctx, base).truth());
+            if !selected {
+                self.close();
+                continue;
+            }
+            let holds = self.eval(body, ctx, base).truth();
+            let children = self.close();
+            if holds == want {
+                if self.tracing {
+                    let shown = self.show(m, ctx);
+                    let (zh, en) = if want {
+                        (format!("{var} = {}：成立", shown.zh), format!("{var} = {}: holds", shown.en))
+                    } else {
+                        (
+                            format!("{var} = {}：不成立", shown.zh),
+                            format!("{var} = {}: fails", shown.en),
+                        )
+                    };
+                    self.note(Trace {
+                        step: Step::Witness,
+                        what: Text::new(zh, en),
+                        holds: Some(holds),
+                        cite: None,
+                        children,
+                    });
+                }
+                return Value::Bool(want);
+            }
+        }
+        if self.tracing {
+            let (zh, en) = if want {
+                (
+                    format!("没有满足条件的 {var}"),
+                    format!("no {var} satisfies it"),
+                )
+            } else {
+                (
+                    format!("每个 {var} 都满足"),
+                    format!("every {var} satisfies it"),
+                )
+            };
+            self.fact(Text::new(zh, en), Some(!want));
+        }
+        Value::Bool(!want)
+    }
+
+    fn call(&mut self, d: usize, args: &'p [Node], ctx: usize, base: usize) -> Value {
+        let code = &self.prog.defs[d];
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(self.eval(a, ctx, base));
+        }
+        let key = memo_key(d, ctx, &values);
+        if !self.tracing {
+            if let Some(k) = key {
+                if let Some(v) = self.memo.get(&k) {
+                    return v.clone();
+                }
+            }
+        }
+        let inner = self.stack.len();
+        self.stack.extend(values.iter().cloned());
+        self.stack
+            .resize(inner + code.frame.max(values.len()), Value::Bool(false));
+        self.open();
+        let v = self.eval(&code.body, ctx, inner);
+        let children = self.close();
+        self.stack.truncate(inner);
+        if self.tracing {
+            let shown: Vec<Text> = values.iter().map(|v| self.show(v, ctx)).collect();
+            let zh_args: Vec<&str> = shown.iter().map(|t| t.zh.as_str()).collect();
+            let en_args: Vec<&str> = shown.iter().map(|t| t.en.as_str()).collect();
+            let zh_name = code.label.zh.as_deref().unwrap_or(&code.label.id);
+            let en_name = code.label.en.as_deref().unwrap_or(&code.label.id);
+            let result = self.show(&v, ctx);
+            let holds = match v {
+                Value::Bool(b) => Some(b),
+                _ => None,
+            };
+            let call_zh = format!("{zh_name}({})", zh_args.join(", "));
+            let call_en = format!("{}({})", code.label.id, en_args.join(", "));
+            let (zh, en) = if holds.is_some() {
+                (call_zh, format!("{call_en} — {en_name}"))
+            } else {
+                (
+                    format!("{call_zh} = {}", result.zh),
+                    format!("{call_en} = {} — {en_name}", result.en),
+                )
+            };
+            self.note(Trace {
+                step: Step::Definition,
+                what: Text::new(zh, en),
+                holds,
+                cite: code.label.cite.clone(),
+                children,
+            });
+        }
+        if let Some(k) = key {
+            self.memo.insert(k, v.clone());
+        }
+        v
+    }
+
+    fn in_context(&mut self, how: Derive, body: &'p Node, ctx: usize, base: usize) -> Value {
+        let Some(inner) = self.derive(ctx, how) else {
+            if self.tracing {
+                let (zh, en) = match how {
+                    Derive::Take(a, b) => (
+                        format!("{}不能吃{}", self.piece_text(a, ctx).zh, self.piece_text(b, ctx).zh),
+                        format!(
+                            "{} cannot take {}",
+                            self.piece_text(a, ctx).en,
+                            self.piece_text(b, ctx).en
+                        ),
+                    ),
+                    _ => (
+                        "此时不能停着（被将军）".to_string(),
+                        "no pass is possible here (in check)".to_string(),
+                    ),
+                };
+                self.fact(Text::new(zh, en), Some(false));
+            }
+            return Value::Bool(false);
+        };
+        self.open();
+        let v = self.eval(body, inner, base);
+        let children = self.close();
+        if self.tracing {
+            let what = match how {
+                Derive::Before => Text::new("着法之前", "before the move"),
+                Derive::Pass => Text::new("停着一步后", "after a pass"),
+                Derive::Take(a, b) => {
+                    let pa = self.piece_text(a, ctx);
+                    let pb = self.piece_text(b, ctx);
+                    Text::new(
+                        format!("{}吃{}之后", pa.zh, pb.zh),
+                        format!("after {} takes {}", pa.en, pb.en),
+                    )
+                }
+            };
+            let holds = match v {
+                Value::Bool(b) => Some(b),
+                _ => None,
+            };
+            self.note(Trace {
+                step: Step::Context,
+                what,
+                holds,
+                cite: None,
+                children,
+            });
+        }
+        v
+    }
+
+    /// The context `how` derives from `ctx`, built once; `None` when it
+    /// cannot be (a capture that is not legal, a pass in check).
+    fn derive(&mut self, ctx: usize, how: Derive) -> Option<usize> {
+        if how == Derive::Before {
+            return Some(1);
+        }
+        if let Some(found) = self.derived.get(&(ctx, how)) {
+            return *found;
+        }
+        let made = self.build(ctx, how);
+        let index = made.map(|c| {
+            self.ctxs.push(c);
+            self.ctxs.len() - 1
+        });
+        self.derived.insert((ctx, how), index);
+        index
+    }
+
+    fn build(&mut self, ctx: usize, how: Derive) -> Option<Ctx> {
+        let c = self.ctxs.get(ctx)?;
+        match how {
+            Derive::Before => None,
+            Derive::Pass => {
+                if c.pos.in_check() {
+                    return None;
+                }
+                let mut pos = c.pos.clone();
+                pos.pass();
+                Some(Ctx::with(pos, c.id_at, c.sq_of))
+            }
+            Derive::Take(a, b) => {
+                let from = c.square(a)?;
+                let to = c.square(b)?;
+                if !self.can_take_sq(ctx, from, to) {
+                    return None;
+                }
+                let c = &self.ctxs[ctx];
+                let mover = c.pos.piece_at(from)?.color;
+                let mut pos = c.pos.clone();
+                if pos.side_to_move() != mover {
+                    if pos.in_check() {
+                        return None;
+                    }
+                    pos.pass();
+                }
+                pos.make(Move::new(from, to));
+                let mut id_at = c.id_at;
+                let mut sq_of = c.sq_of;
+                id_at[to.index()] = a;
+                id_at[from.index()] = NONE;
+                sq_of[b as usize] = NONE;
+                sq_of[a as usize] = to.index() as u8;
+                Some(Ctx::with(pos, id_at, sq_of))
+            }
+        }
+    }
+
+    // ---- primitives ------------------------------------------------------
+
+    fn prim(&mut self, p: Prim, args: &'p [Node], ctx: usize, base: usize) -> Value {
+        let mut v: [Value; 2] = [Value::Bool(false), Value::Bool(false)];
+        for (i, a) in args.iter().take(2).enumerate() {
+            v[i] = self.eval(a, ctx, base);
+        }
+        let judged = self.judged;
+        match p {
+            Prim::Mover => judged.map_or(Value::Bool(false), |j| Value::Side(j.mover)),
+            Prim::Opponent => {
+                judged.map_or(Value::Bool(false), |j| Value::Side(j.mover.opponent()))
+            }
+            Prim::Moved => Value::Piece(self.moved),
+            Prim::AnswersCheck => Value::Bool(judged.is_some_and(|j| j.answers_check)),
+            Prim::Captured => Value::Bool(judged.is_some_and(|j| j.captured.is_some())),
+            Prim::Side(c) => Value::Side(c),
+            Prim::Kind(k) => Value::Kind(k),
+            Prim::Other => match v[0] {
+                Value::Side(s) => Value::Side(s.opponent()),
+                _ => Value::Bool(false),
+            },
+            Prim::Pieces | Prim::PiecesOf => {
+                let Some(c) = self.ctxs.get(ctx) else {
+                    return Value::Set(Rc::new(Vec::new()));
+                };
+                let Value::Side(side) = v[0] else {
+                    return Value::Set(Rc::new(Vec::new()));
+                };
+                let kind = match (&p, &v[1]) {
+                    (Prim::PiecesOf, Value::Kind(k)) => Some(*k),
+                    _ => None,
+                };
+                let set = c
+                    .pos
+                    .pieces_of(side)
+                    .filter(|(_, pc)| kind.is_none_or(|k| pc.kind == k))
+                    .map(|(sq, _)| Value::Piece(c.id(sq)))
+                    .collect();
+                Value::Set(Rc::new(set))
+            }
+            Prim::SideOf => self
+                .piece_of(&v[0])
+                .map_or(Value::Bool(false), |pc| Value::Side(pc.color)),
+            Prim::KindOf => self
+                .piece_of(&v[0])
+                .map_or(Value::Bool(false), |pc| Value::Kind(pc.kind)),
+            Prim::Value => {
+                let Value::Piece(id) = v[0] else {
+                    return Value::Int(0);
+                };
+                Value::Int(self.value_of(id, ctx))
+            }
+            Prim::Crossed => {
+                let Value::Piece(id) = v[0] else {
+                    return Value::Bool(false);
+                };
+                let on = self.ctxs.get(ctx).and_then(|c| c.square(id));
+                Value::Bool(match (on, self.ids[id as usize]) {
+                    (Some(sq), Some(pc)) => sq.crossed_river(pc.color),
+                    _ => false,
+                })
+            }
+            Prim::Material => {
+                let (Value::Side(s), Some(c)) = (&v[0], self.ctxs.get(ctx)) else {
+                    return Value::Int(0);
+                };
+                let t = &self.prog.values;
+                let sum: i64 = c
+                    .pos
+                    .pieces_of(*s)
+                    .filter(|(_, p)| p.kind != Kind::King)
+                    .map(|(sq, p)| i64::from(t.value_of(p, sq)))
+                    .sum();
+                Value::Int(sum)
+            }
+            Prim::CanTake => {
+                let (Value::Piece(a), Value::Piece(b)) = (&v[0], &v[1]) else {
+                    return Value::Bool(false);
+                };
+                let (a, b) = (*a, *b);
+                let sqs = self
+                    .ctxs
+                    .get(ctx)
+                    .and_then(|c| Some((c.square(a)?, c.square(b)?)));
+                let yes = sqs.is_some_and(|(f, t)| self.can_take_sq(ctx, f, t));
+                if self.tracing {
+                    let (pa, pb) = (self.piece_text(a, ctx), self.piece_text(b, ctx));
+                    let t = if yes {
+                        Text::new(
+                            format!("{}可以吃{}", pa.zh, pb.zh),
+                            format!("{} can take {}", pa.en, pb.en),
+                        )
+                    } else {
+                        Text::new(
+                            format!("{}不能吃{}", pa.zh, pb.zh),
+                            format!("{} cannot take {}", pa.en, pb.en),
+                        )
+                    };
+                    self.fact(t, Some(yes));
+                }
+                Value::Bool(yes)
+            }
+            Prim::Attackers => {
+                let Value::Piece(id) = v[0] else {
+                    return Value::Set(Rc::new(Vec::new()));
+                };
+                let (Some(sq), Some(pc)) = (
+                    self.ctxs.get(ctx).and_then(|c| c.square(id)),
+                    self.ids[id as usize],
+                ) else {
+                    return Value::Set(Rc::new(Vec::new()));
+                };
+                let list = self.attackers_of(ctx, sq, pc.color.opponent());
+                let c = &self.ctxs[ctx];
+                Value::Set(Rc::new(
+                    list.iter().map(|s| Value::Piece(c.id(*s))).collect(),
+                ))
+            }
+            Prim::RealRoots | Prim::FakeRoots => {
+                let Value::Piece(id) = v[0] else {
+                    return Value::Set(Rc::new(Vec::new()));
+                };
+                let Some(sq) = self.ctxs.get(ctx).and_then(|c| c.square(id)) else {
+                    return Value::Set(Rc::new(Vec::new()));
+                };
+                let roots = self.roots(ctx, sq);
+                let list = if p == Prim::RealRoots {
+                    &roots.0
+                } else {
+                    &roots.1
+                };
+                let c = &self.ctxs[ctx];
+                let set: Vec<Value> = list.iter().map(|s| Value::Piece(c.id(*s))).collect();
+                if self.tracing {
+                    let pt = self.piece_text(id, ctx);
+                    let names: Vec<Text> = list
+                        .iter()
+                        .map(|s| self.piece_text(self.ctxs[ctx].id(*s), ctx))
+                        .collect();
+                    let zh: Vec<&str> = names.iter().map(|t| t.zh.as_str()).collect();
+                    let en: Vec<&str> = names.iter().map(|t| t.en.as_str()).collect();
+                    let t = match (p, list.is_empty()) {
+                        (Prim::RealRoots, true) => {
+                            Text::new(format!("{}无根", pt.zh), format!("{} has no root", pt.en))
+                        }
+                        (Prim::RealRoots, false) => Text::new(
+                            format!("{}有根：{}", pt.zh, zh.join("、")),
+                            format!("{} is rooted by {}", pt.en, en.join(", ")),
+                        ),
+                        (_, true) => Text::new(
+                            format!("{}无假根", pt.zh),
+                            format!("{} has no fake root", pt.en),
+                        ),
+                        _ => Text::new(
+                            format!("{}的假根：{}", pt.zh, zh.join("、")),
+                            format!("{} has fake roots {}", pt.en, en.join(", ")),
+                        ),
+                    };
+                    self.fact(t, None);
+                }
+                Value::Set(Rc::new(set))
+            }
+            Prim::Exchange | Prim::RecaptureExchange => {
+                let (Value::Piece(a), Value::Piece(b)) = (&v[0], &v[1]) else {
+                    return Value::Int(0);
+                };
+                let (a, b) = (*a, *b);
+                let recapture = p == Prim::RecaptureExchange;
+                let s = self.exchange(ctx, a, b, recapture);
+                if self.tracing {
+                    let (pa, pb) = (self.piece_text(a, ctx), self.piece_text(b, ctx));
+                    let line = line_text(s.start.as_deref(), &s.line);
+                    let t = match s.refused {
+                        Some(why) => Text::new(
+                            format!("{}吃{}无从谈起：{}", pa.zh, pb.zh, why),
+                            format!("{} taking {}: not possible ({why})", pa.en, pb.en),
+                        ),
+                        None => Text::new(
+                            format!(
+                                "{}吃{}的完整交换{}：净得{:+}{}",
+                                pa.zh,
+                                pb.zh,
+                                line.zh,
+                                s.value,
+                                if s.exhausted { "（搜索预算用尽）" } else { "" }
+                            ),
+                            format!(
+                                "exchange {} takes {} ({}): net {:+}{}",
+                                pa.en,
+                                pb.en,
+                                line.en,
+                                s.value,
+                                if s.exhausted { " (search budget ran out)" } else { "" }
+                            ),
+                        ),
+                    };
+                    self.fact(t, None);
+                }
+                Value::Int(s.value)
+            }
+            Prim::BestCapture => {
+                let Value::Side(side) = v[0] else {
+                    return Value::Int(0);
+                };
+                let s = self.best_capture(ctx, side);
+                if self.tracing {
+                    let line = line_text(s.start.as_deref(), &s.line);
+                    let t = if s.value > 0 {
+                        Text::new(
+                            format!("{}方最好的吃子{}净得{:+}", side.chinese(), line.zh, s.value),
+                            format!(
+                                "{}'s best capture ({}) nets {:+}",
+                                side.english(),
+                                line.en,
+                                s.value
+                            ),
+                        )
+                    } else {
+                        Text::new(
+                            format!("{}方没有得子的吃法", side.chinese()),
+                            format!("{} has no capture that wins material", side.english()),
+                        )
+                    };
+                    self.fact(t, None);
+                }
+                Value::Int(s.value)
+            }
+            Prim::InCheck => {
+                let Value::Side(side) = v[0] else {
+                    return Value::Bool(false);
+                };
+                let yes = self
+                    .ctxs
+                    .get(ctx)
+                    .is_some_and(|c| c.pos.is_in_check(side));
+                if self.tracing && yes {
+                    self.fact(
+                        Text::new(
+                            format!("{}方被将军", side.chinese()),
+                            format!("{} is in check", side.english()),
+                        ),
+                        Some(true),
+                    );
+                }
+                Value::Bool(yes)
+            }
+            Prim::Mated => {
+                let Value::Side(side) = v[0] else {
+                    return Value::Bool(false);
+                };
+                let Some(c) = self.ctxs.get(ctx) else {
+                    return Value::Bool(false);
+                };
+                let yes = if c.pos.side_to_move() == side {
+                    !c.pos.has_legal_move()
+                } else if c.pos.in_check() {
+                    false
+                } else {
+                    let mut p = c.pos.clone();
+                    p.pass();
+                    !p.has_legal_move()
+                };
+                if self.tracing {
+                    self.fact(
+                        if yes {
+                            Text::new(
+                                format!("{}方无着可走", side.chinese()),
+                                format!("{} has no legal move", side.english()),
+                            )
+                        } else {
+                            Text::new(
+                                format!("{}方有着可走", side.chinese()),
+                                format!("{} has a legal move", side.english()),
+                            )
+                        },
+                        Some(yes),
+                    );
+                }
+                Value::Bool(yes)
+            }
+            Prim::MateByChecks | Prim::ThreatensMate => {
+                let (Value::Side(side), plies) = (&v[0], v[1].int()) else {
+                    return Value::Bool(false);
+                };
+                let side = *side;
+                let threat = p == Prim::ThreatensMate;
+                let s = self.mate(ctx, side, plies, threat);
+                let yes = s.value != 0;
+                if self.tracing {
+                    let line = line_text(s.start.as_deref(), &s.line);
+                    let t = match (yes, s.exhausted) {
+                        (true, _) => Text::new(
+                            format!("{}方有连将杀：{}", side.chinese(), line.zh),
+                            format!("{} mates by checks: {}", side.english(), line.en),
+                        ),
+                        (false, true) => Text::new(
+                            format!("{}方杀棋搜索预算用尽，按无杀论", side.chinese()),
+                            format!(
+                                "the mate search for {} ran out of budget: taken as no mate",
+                                side.english()
+                            ),
+                        ),
+                        (false, false) => Text::new(
+                            format!("{}方{}步内无连将杀", side.chinese(), plies.div_euclid(2) + 1),
+                            format!(
+                                "{} has no mate by checks within {plies} plies",
+                                side.english()
+                            ),
+                        ),
+                    };
+                    self.fact(t, Some(yes));
+                }
+                Value::Bool(yes)
+            }
+            Prim::Moves => {
+                let (Value::Side(side), Some(cycle)) = (&v[0], self.cycle) else {
+                    return Value::Set(Rc::new(Vec::new()));
+                };
+                Value::Set(Rc::new(
+                    cycle
+                        .sides
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| *s == side)
+                        .map(|(i, _)| Value::Move(i))
+                        .collect(),
+                ))
+            }
+            Prim::NatureOf => {
+                let (Value::Move(m), Some(cycle)) = (&v[0], self.cycle) else {
+                    return Value::Bool(false);
+                };
+                cycle
+                    .heaviest
+                    .get(*m)
+                    .map_or(Value::Bool(false), |n| Value::Nature(*n))
+            }
+            Prim::NaturesOf => {
+                let (Value::Move(m), Some(cycle)) = (&v[0], self.cycle) else {
+                    return Value::Set(Rc::new(Vec::new()));
+                };
+                let bits = cycle.natures.get(*m).copied().unwrap_or(0);
+                Value::Set(Rc::new(
+                    (0..64)
+                        .filter(|i| bits & (1u64 << i) != 0)
+                        .map(Value::Nature)
+                        .collect(),
+                ))
+            }
+        }
+    }
+
+    fn piece_of(&self, v: &Value) -> Option<Piece> {
+        match v {
+            Value::Piece(id) => self.ids.get(*id as usize).copied().flatten(),
+            _ => None,
+        }
+    }
+
+    fn value_of(&self, id: PieceId, ctx: usize) -> i64 {
+        let Some(pc) = self.ids.get(id as usize).copied().flatten() else {
+            return 0;
+        };
+        let sq = self
+            .ctxs
+            .get(ctx)
+            .and_then(|c| c.square(id))
+            .or_else(|| Square::from_index(id as usize % 90));
+        sq.map_or(0, |sq| i64::from(self.prog.values.value_of(pc, sq)))
+    }
+
+    fn attackers_of(&mut self, ctx: usize, sq: Square, by: Color) -> Rc<Vec<Square>> {
+        let c = &mut self.ctxs[ctx];
+        let key = (sq.index() as u8, by);
+        if let Some(found) = c.attackers.get(&key) {
+            return found.clone();
+        }
+        let list: Vec<Square> = tactics::attack::attackers(&c.pos, sq, by)
+            .iter()
+            .map(|a| a.square)
+            .collect();
+        let list = Rc::new(list);
+        c.attackers.insert(key, list.clone());
+        list
+    }
+
+    fn can_take_sq(&mut self, ctx: usize, from: Square, to: Square) -> bool {
+        let Some(c) = self.ctxs.get(ctx) else {
+            return false;
+        };
+        let (Some(a), Some(b)) = (c.pos.piece_at(from), c.pos.piece_at(to)) else {
+            return false;
+        };
+        if a.color == b.color || b.kind == Kind::King {
+            return false;
+        }
+        self.attackers_of(ctx, to, a.color).contains(&from)
+    }
+
+    fn roots(&mut self, ctx: usize, sq: Square) -> Rc<(Vec<Square>, Vec<Square>)> {
+        let c = &mut self.ctxs[ctx];
+        if let Some(r) = c.roots.get(&(sq.index() as u8)) {
+            return r.clone();
+        }
+        let r = Rc::new(
+            tactics::protection(&c.pos, sq).map_or((Vec::new(), Vec::new()), |p| (p.real, p.fake)),
+        );
+        c.roots.insert(sq.index() as u8, r.clone());
+        r
+    }
+
+    fn search_budget(&mut self) -> NodeBudget {
+        NodeBudget::new(SEARCH_NODES.min(self.budget.remaining()))
+    }
+
+    fn charge(&mut self, spent: &NodeBudget, exhausted: bool) {
+        for _ in 0..spent.used() {
+            if !self.budget.spend() {
+                break;
+            }
+        }
+        if exhausted {
+            self.exhausted = true;
+        }
+    }
+
+    fn exchange(&mut self, ctx: usize, a: PieceId, b: PieceId, recapture: bool) -> Searched {
+        let refused = |why| Searched {
+            value: 0,
+            line: Rc::new(Vec::new()),
+            start: None,
+            exhausted: false,
+            refused: Some(why),
+        };
+        let Some(c) = self.ctxs.get(ctx) else {
+            return refused("no position");
+        };
+        let (Some(from), Some(to)) = (c.square(a), c.square(b)) else {
+            return refused("棋子不在盘上 / a piece is not on the board");
+        };
+        let key = (from.index() as u8, to.index() as u8, recapture);
+        if let Some(s) = c.exchanges.get(&key) {
+            return s.clone();
+        }
+        if !self.can_take_sq(ctx, from, to) {
+            let s = refused("不能吃 / the capture is not legal");
+            self.ctxs[ctx].exchanges.insert(key, s.clone());
+            return s;
+        }
+        let limits = ExchangeLimits {
+            scope: if recapture {
+                CaptureScope::RecaptureOnly
+            } else {
+                CaptureScope::Any
+            },
+            ..ExchangeLimits::default()
+        };
+        let mut budget = self.search_budget();
+        let c = &self.ctxs[ctx];
+        let start = {
+            let mut p = c.pos.clone();
+            if p.side_to_move() != c.pos.piece_at(from).map_or(p.side_to_move(), |pc| pc.color) {
+                p.pass();
+            }
+            p
+        };
+        let king = i64::from(self.prog.values.king);
+        let s = match tactics::exchange_for(
+            &c.pos,
+            Move::new(from, to),
+            &self.prog.values,
+            limits,
+            &mut budget,
+        ) {
+            Ok(r) => {
+                let value = match r.mated {
+                    Some(m) if m == r.starter => -king,
+                    Some(_) => king,
+                    None => i64::from(r.net),
+                };
+                Searched {
+                    value,
+                    line: Rc::new(r.line),
+                    start: Some(Rc::new(start)),
+                    exhausted: r.exhausted && budget.is_exhausted(),
+                    refused: None,
+                }
+            }
+            Err(_) => refused("对方被将军，不能停着 / the other side is in check"),
+        };
+        let exhausted = s.exhausted;
+        self.charge(&budget, exhausted);
+        self.ctxs[ctx].exchanges.insert(key, s.clone());
+        s
+    }
+
+    fn best_capture(&mut self, ctx: usize, side: Color) -> Searched {
+        if let Some(s) = self.ctxs.get(ctx).and_then(|c| c.best[side.index()].clone()) {
+            return s;
+        }
+        let mut best = Searched {
+            value: 0,
+            line: Rc::new(Vec::new()),
+            start: None,
+            exhausted: false,
+            refused: None,
+        };
+        let targets: Vec<(PieceId, PieceId)> = {
+            let Some(c) = self.ctxs.get(ctx) else {
+                return best;
+            };
+            let enemies: Vec<Square> = c
+                .pos
+                .pieces_of(side.opponent())
+                .filter(|(_, p)| p.kind != Kind::King)
+                .map(|(sq, _)| sq)
+                .collect();
+            let mut out = Vec::new();
+            for t in enemies {
+                for a in self.attackers_of(ctx, t, side).iter() {
+                    let c = &self.ctxs[ctx];
+                    out.push((c.id(*a), c.id(t)));
+                }
+            }
+            out
+        };
+        for (a, b) in targets {
+            let s = self.exchange(ctx, a, b, false);
+            if s.refused.is_none() && s.value > best.value {
+                best = s;
+            }
+        }
+        if let Some(c) = self.ctxs.get_mut(ctx) {
+            c.best[side.index()] = Some(best.clone());
+        }
+        best
+    }
+
+    fn mate(&mut self, ctx: usize, side: Color, plies: i64, threat: bool) -> Searched {
+        let no = |exhausted, refused| Searched {
+            value: 0,
+            line: Rc::new(Vec::new()),
+            start: None,
+            exhausted,
+            refused,
+        };
+        let Some(c) = self.ctxs.get(ctx) else {
+            return no(false, Some("no position"));
+        };
+        let key = (side, plies, threat);
+        if let Some(s) = c.mates.get(&key) {
+            return s.clone();
+        }
+        let mut start = c.pos.clone();
+        if start.side_to_move() != side {
+            if start.in_check() {
+                let s = no(false, Some("对方被将军 / the other side is in check"));
+                self.ctxs[ctx].mates.insert(key, s.clone());
+                return s;
+            }
+            start.pass();
+        }
+        let plies = usize::try_from(plies.max(0)).unwrap_or(0);
+        let mut budget = self.search_budget();
+        let r = tactics::mate_by_checks(&start, plies, &mut budget);
+        let s = match r {
+            MateSearch::Mate(line) => Searched {
+                value: 1,
+                line: Rc::new(line),
+                start: Some(Rc::new(start)),
+                exhausted: false,
+                refused: None,
+            },
+            MateSearch::NoMate => no(false, None),
+            MateSearch::BudgetExhausted => no(true, None),
+        };
+        let exhausted = s.exhausted;
+        self.charge(&budget, exhausted);
+        self.ctxs[ctx].mates.insert(key, s.clone());
+        s
+    }
+
+    // ---- showing values ----------------------------------------------------
+
+    fn piece_text(&self, id: PieceId, ctx: usize) -> Text {
+        let Some(pc) = self.ids.get(id as usize).copied().flatten() else {
+            return Text::new("?", "?");
+        };
+        let sq = self
+            .ctxs
+            .get(ctx)
+            .and_then(|c| c.square(id))
+            .or_else(|| Square::from_index(id as usize % 90));
+        let at = sq.map_or_else(String::new, |s| s.to_string());
+        Text::new(
+            format!("{}{}{at}", pc.color.chinese(), kind_zh(pc.kind)),
+            format!("{} {} {at}", pc.color.english(), kind_en(pc.kind)),
+        )
+    }
+
+    fn show(&self, v: &Value, ctx: usize) -> Text {
+        match v {
+            Value::Bool(true) => Text::new("成立", "true"),
+            Value::Bool(false) => Text::new("不成立", "false"),
+            Value::Int(n) => Text::new(n.to_string(), n.to_string()),
+            Value::Piece(id) => self.piece_text(*id, ctx),
+            Value::Side(s) => Text::new(format!("{}方", s.chinese()), s.english()),
+            Value::Kind(k) => Text::new(kind_zh(*k), kind_en(*k)),
+            Value::Nature(n) => Text::new(self.prog.nature_name(*n), self.prog.nature_en(*n)),
+            Value::Move(m) => Text::new(format!("第{}着", m + 1), format!("move {}", m + 1)),
+            Value::Set(items) => {
+                let shown: Vec<Text> = items.iter().map(|i| self.show(i, ctx)).collect();
+                Text::new(
+                    format!(
+                        "{{{}}}",
+                        shown.iter().map(|t| t.zh.as_str()).collect::<Vec<_>>().join("、")
+                    ),
+                    format!(
+                        "{{{}}}",
+                        shown.iter().map(|t| t.en.as_str()).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+            }
+        }
+    }
+}
+
+fn memo_key(d: usize, ctx: usize, args: &[Value]) -> Option<(usize, usize, [u32; 3])> {
+    if args.len() > 3 {
+        return None;
+    }
+    let mut k = [u32::MAX; 3];
+    for (i, a) in args.iter().enumerate() {
+        k[i] = a.code()?;
+    }
+    Some((d, ctx, k))
+}
+
+/// A line of moves from `start`, in Chinese and in ICCS.
+pub fn line_text(start: Option<&Position>, line: &[Move]) -> Text {
+    let iccs: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    let zh = match start {
+        Some(p) => {
+            let mut p = p.clone();
+            let mut out = Vec::new();
+            for m in line {
+                out.push(chinese::format(&p, *m));
+                if !p.is_legal(*m) {
+                    break;
+                }
+                p.make(*m);
+            }
+            out.join(" ")
+        }
+        None => iccs.join(" "),
+    };
+    Text::new(zh, iccs.join(" "))
+}
+
+pub fn kind_zh(k: Kind) -> &'static str {
+    match k {
+        Kind::King => "将",
+        Kind::Advisor => "士",
+        Kind::Elephant => "象",
+        Kind::Horse => "马",
+        Kind::Rook => "车",
+        Kind::Cannon => "炮",
+        Kind::Pawn => "兵",
+    }
+}
+
+pub fn kind_en(k: Kind) -> &'static str {
+    match k {
+        Kind::King => "king",
+        Kind::Advisor => "advisor",
+        Kind::Elephant => "elephant",
+        Kind::Horse => "horse",
+        Kind::Rook => "rook",
+        Kind::Cannon => "cannon",
+        Kind::Pawn => "pawn",
+    }
+}

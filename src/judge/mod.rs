@@ -1,0 +1,362 @@
+//! The judge: a rulebook evaluated on a repetition cycle, with its reasons.
+//!
+//! ```
+//! use qili::judge::{Rulebook, judge_line, Options};
+//!
+//! let book = Rulebook::from_folder("2011", "rules").unwrap();
+//! // Both horses go out and come back: four idle moves, a draw.
+//! let start = qili::board::parse_fen(qili::board::START_FEN).unwrap();
+//! let ruling = judge_line(&book, &start, "马二进三 马8进7 马三退二 马7退8", Options::default()).unwrap();
+//! assert_eq!(ruling.outcome, qili::judge::Outcome::Draw);
+//! assert_eq!(ruling.moves[0].nature(&book), "闲");
+//! ```
+//!
+//! The steps, each in its own module: [`cycle`] finds the cycle in the line;
+//! [`program`] lowers a checked rulebook; [`eval`] evaluates it move by move
+//! and over the cycle; [`report`] names each side's pattern, words the
+//! ruling as referees do, and renders text and JSON.
+
+pub mod case;
+pub mod cycle;
+pub mod eval;
+pub mod program;
+pub mod report;
+
+use std::path::{Path, PathBuf};
+
+use miette::{miette, Result};
+
+use crate::board::{Color, Move, Position};
+use crate::lang::check::check;
+use crate::lang::resolve::{resolve, Folder, InMemory, Library, Resolved};
+use crate::lang::{suggest, Source};
+use crate::notation::{chinese, parse_line};
+pub use cycle::{last_cycle, Cycle, CycleError};
+pub use eval::{Evaluator, Text, Trace};
+pub use program::{Outcome, Program};
+
+/// A rulebook ready to judge with: resolved, checked and lowered.
+#[derive(Clone, Debug)]
+pub struct Rulebook {
+    pub resolved: Resolved,
+    pub program: Program,
+}
+
+impl Rulebook {
+    /// Checks and lowers a resolved rulebook; the checker's errors come
+    /// back as one diagnostic each.
+    pub fn from_resolved(resolved: Resolved) -> Result<Rulebook> {
+        let report = check(&resolved);
+        if let Some(first) = report.errors.into_iter().next() {
+            return Err(miette::Report::new(first));
+        }
+        let program = program::lower(&resolved)?;
+        Ok(Rulebook { resolved, program })
+    }
+
+    /// An edition id from `folder` (`"2011"`) or a path to a `.qili` file.
+    pub fn from_folder(arg: &str, folder: impl AsRef<Path>) -> Result<Rulebook> {
+        let resolved = resolve_arg(arg, folder.as_ref())?;
+        Rulebook::from_resolved(resolved)
+    }
+
+    /// A rules file's text; `extends` looks in `library` (a folder, or
+    /// [`InMemory`] texts).
+    pub fn from_text(name: &str, text: &str, library: &dyn Library) -> Result<Rulebook> {
+        let resolved = resolve(Source::new(name, text), None, library)
+            .map_err(miette::Report::new)?;
+        Rulebook::from_resolved(resolved)
+    }
+
+    /// A rules file's text with parents from a folder.
+    pub fn from_text_in(name: &str, text: &str, folder: impl Into<PathBuf>) -> Result<Rulebook> {
+        Rulebook::from_text(name, text, &Folder(folder.into()))
+    }
+
+    /// A rules file's text that extends nothing, or only the texts given.
+    pub fn from_texts(name: &str, text: &str, parents: &[(&str, &str)]) -> Result<Rulebook> {
+        let lib = InMemory(
+            parents
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        );
+        Rulebook::from_text(name, text, &lib)
+    }
+
+    pub fn id(&self) -> &str {
+        &self.program.id
+    }
+}
+
+/// How much to explain.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Trace every nature and clause, held or not (for `--explain`); by
+    /// default only what decided each move is traced.
+    pub explain: bool,
+}
+
+/// One move of the cycle, classified.
+#[derive(Clone, Debug)]
+pub struct MoveRuling {
+    /// 1-based, within the cycle.
+    pub ply: usize,
+    pub side: Color,
+    pub mv: Move,
+    /// In Chinese notation, in the position it was played.
+    pub chinese: String,
+    /// Natures whose definitions held, before the clauses.
+    pub held: Vec<usize>,
+    /// Clauses that fired, in the order they applied.
+    pub clauses: Vec<usize>,
+    /// Natures after the clauses.
+    pub natures: Vec<usize>,
+    /// The heaviest of them by the order (从重).
+    pub heaviest: usize,
+    /// Why: the traces of the deciding nature and the clauses that fired
+    /// (every nature and clause with `explain`).
+    pub trace: Vec<Trace>,
+    /// A search ran out of its node budget while judging this move.
+    pub exhausted: bool,
+}
+
+impl MoveRuling {
+    /// The deciding nature's id, as the rules file names it.
+    pub fn nature<'b>(&self, book: &'b Rulebook) -> &'b str {
+        book.program.nature_name(self.heaviest)
+    }
+}
+
+/// A side's pattern over the cycle.
+#[derive(Clone, Debug)]
+pub struct SideRuling {
+    pub side: Color,
+    /// 长将, 一将一捉, 两闲 … and in English.
+    pub summary: Text,
+    /// The rulebook's `forbidden(s)` for this side, if it defines one.
+    pub forbidden: Option<bool>,
+    pub trace: Option<Trace>,
+}
+
+/// The whole ruling on a cycle.
+#[derive(Clone, Debug)]
+pub struct Ruling {
+    pub rules_id: String,
+    pub rules_title: Text,
+    pub cycle: Cycle,
+    pub moves: Vec<MoveRuling>,
+    pub sides: [SideRuling; 2],
+    pub outcome: Outcome,
+    /// The verdict case that decided (index into the program's cases), or
+    /// `None` for `otherwise`.
+    pub case: Option<usize>,
+    /// The cases tried, in order, with their traces.
+    pub verdict: Vec<Trace>,
+    /// Nodes the searches visited.
+    pub nodes: u64,
+}
+
+/// Parses `moves` (any notation) from `start`, finds the last cycle and
+/// judges it.
+pub fn judge_line(book: &Rulebook, start: &Position, moves: &str, opts: Options) -> Result<Ruling> {
+    let line = parse_line(start, moves).map_err(miette::Report::new)?;
+    let cycle = last_cycle(start, &line, moves).map_err(miette::Report::new)?;
+    Ok(judge_cycle(book, cycle, opts))
+}
+
+/// Judges a cycle whose moves are known to be legal.
+pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
+    let prog = &book.program;
+    let mut ev = Evaluator::new(prog);
+    let mut moves = Vec::with_capacity(cycle.moves.len());
+    let mut pos = cycle.start.clone();
+    for (i, &mv) in cycle.moves.iter().enumerate() {
+        moves.push(classify(&mut ev, prog, &pos, mv, i + 1, opts));
+        pos.make(mv);
+    }
+    let nodes = ev.nodes();
+    drop(ev);
+    let facts = eval::CycleFacts {
+        sides: moves.iter().map(|m| m.side).collect(),
+        natures: moves
+            .iter()
+            .map(|m| m.natures.iter().fold(0u64, |b, n| b | (1u64 << n)))
+            .collect(),
+        heaviest: moves.iter().map(|m| m.heaviest).collect(),
+    };
+    let mut ev = Evaluator::new(prog);
+    ev.start_cycle(&facts);
+    let sides = Color::ALL.map(|side| {
+        let judged = prog.forbidden.map(|d| ev.side_definition(d, side, true));
+        SideRuling {
+            side,
+            summary: report::summary(prog, &moves, side),
+            forbidden: judged.as_ref().map(|e| e.holds),
+            trace: judged.and_then(|e| e.trace),
+        }
+    });
+    let mut verdict = Vec::new();
+    let mut outcome = prog.otherwise;
+    let mut case = None;
+    'cases: for (c, code) in prog.cases.iter().enumerate() {
+        let tries: &[Option<Color>] = if code.for_side {
+            &[Some(Color::Red), Some(Color::Black)]
+        } else {
+            &[None]
+        };
+        for &side in tries {
+            let e = ev.case(c, side, true);
+            verdict.extend(e.trace);
+            if e.holds {
+                outcome = match (&code.ruling, side) {
+                    (program::CaseRuling::Draw, _) => Outcome::Draw,
+                    (program::CaseRuling::ForSide, Some(s)) => Outcome::MustChange(s),
+                    (program::CaseRuling::Fixed(s), _) => Outcome::MustChange(*s),
+                    (program::CaseRuling::ForSide, None) => Outcome::Draw,
+                };
+                case = Some(c);
+                break 'cases;
+            }
+        }
+    }
+    Ruling {
+        rules_id: prog.id.clone(),
+        rules_title: Text::new(prog.title_zh.clone(), prog.title_en.clone()),
+        cycle,
+        moves,
+        sides,
+        outcome,
+        case,
+        verdict,
+        nodes,
+    }
+}
+
+fn classify(
+    ev: &mut Evaluator<'_>,
+    prog: &Program,
+    before: &Position,
+    mv: Move,
+    ply: usize,
+    opts: Options,
+) -> MoveRuling {
+    ev.start_move(before, mv);
+    let mut held = Vec::new();
+    let mut traces = Vec::new();
+    for n in 0..prog.natures.len() {
+        let e = ev.nature(n, opts.explain);
+        if e.holds {
+            held.push(n);
+        }
+        traces.extend(e.trace);
+    }
+    let mut natures = held.clone();
+    let mut fired = Vec::new();
+    let mut clause_traces = Vec::new();
+    for (c, code) in prog.clauses.iter().enumerate() {
+        let e = ev.clause(c, true);
+        if !e.holds {
+            if opts.explain {
+                clause_traces.extend(e.trace);
+            }
+            continue;
+        }
+        let changed = apply(&code.action, &mut natures);
+        if changed {
+            fired.push(c);
+        }
+        if changed || opts.explain {
+            clause_traces.extend(e.trace);
+        }
+    }
+    let heaviest = prog
+        .by_weight
+        .iter()
+        .copied()
+        .find(|n| natures.contains(n))
+        .unwrap_or_else(|| prog.by_weight.last().copied().unwrap_or(0));
+    if !opts.explain {
+        // Only the deciding nature is explained: its trace is taken again,
+        // cheaply, from the caches the classification filled.
+        let e = ev.nature(heaviest, true);
+        traces.extend(e.trace);
+        if let Some(&first) = held.iter().find(|n| !natures.contains(n)) {
+            // A nature a clause took away: show what the clause overrode.
+            if first != heaviest {
+                traces.extend(ev.nature(first, true).trace);
+            }
+        }
+    }
+    traces.extend(clause_traces);
+    natures.sort_by_key(|n| (prog.weight[*n], *n));
+    MoveRuling {
+        ply,
+        side: before.side_to_move(),
+        mv,
+        chinese: chinese::format(before, mv),
+        held,
+        clauses: fired,
+        natures,
+        heaviest,
+        trace: traces,
+        exhausted: ev.exhausted,
+    }
+}
+
+/// Applies a clause's action; `true` if it changed anything.
+fn apply(action: &program::Action, natures: &mut Vec<usize>) -> bool {
+    use program::Action;
+    let before = natures.clone();
+    match action {
+        Action::Recast { from, to } => {
+            if natures.iter().any(|n| from.contains(n)) {
+                natures.retain(|n| !from.contains(n));
+                if !natures.contains(to) {
+                    natures.push(*to);
+                }
+            }
+        }
+        Action::Drop(ids) => natures.retain(|n| !ids.contains(n)),
+        Action::Add(ids) => {
+            for n in ids {
+                if !natures.contains(n) {
+                    natures.push(*n);
+                }
+            }
+        }
+    }
+    *natures != before
+}
+
+/// Loads a rulebook named on the command line: a path to a `.qili` file, or
+/// an edition id looked up in the rules folder.
+pub fn resolve_arg(arg: &str, rules: &Path) -> Result<Resolved> {
+    let folder = Folder(rules.to_path_buf());
+    let path = PathBuf::from(arg);
+    let (source, path) = if path.is_file() {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| miette!(code = "qili::io", "cannot read {}: {e}", path.display()))?;
+        (Source::new(path.display().to_string(), text), Some(path))
+    } else if let Some(found) = folder.find(arg) {
+        found
+    } else {
+        let ids = folder.ids();
+        let hint = match suggest::closest(arg, ids.iter().map(String::as_str)) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None if ids.is_empty() => format!("{} holds no `.qili` files", rules.display()),
+            None => format!(
+                "the editions in {} are: {}",
+                rules.display(),
+                ids.join(", ")
+            ),
+        };
+        return Err(miette!(
+            code = "qili::rules::unknown_edition",
+            help = hint,
+            "no rules file or edition `{arg}`"
+        ));
+    };
+    resolve(source, path, &folder).map_err(miette::Report::new)
+}
+

@@ -1,0 +1,637 @@
+//! A checked rulebook lowered for evaluation: every name bound once.
+//!
+//! The AST keeps names as text, which is right for the formatter and the
+//! checker but slow for the judge, which evaluates the same natures on every
+//! move of every cycle. Lowering resolves each name to what it means — a
+//! local slot, a definition, a nature, a primitive — so evaluation never
+//! looks a string up. Lowering runs only on a rulebook that `check`
+//! accepted; whatever it still cannot bind is an internal error reported as
+//! such, never a panic.
+
+use std::collections::HashMap;
+
+use crate::board::{Color, Kind};
+use crate::lang::ast::{
+    BinOp, ClauseAction, Context, Expr, ExprKind, Item, Quantifier, Ruling, Span,
+};
+use crate::lang::resolve::Resolved;
+use crate::tactics::ValueTable;
+
+/// A board primitive, as the evaluator knows it (see `lang::primitives`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Prim {
+    Mover,
+    Opponent,
+    Moved,
+    AnswersCheck,
+    Captured,
+    Side(Color),
+    Kind(Kind),
+    Pieces,
+    PiecesOf,
+    SideOf,
+    KindOf,
+    Value,
+    Crossed,
+    CanTake,
+    Attackers,
+    RealRoots,
+    FakeRoots,
+    Exchange,
+    RecaptureExchange,
+    BestCapture,
+    Material,
+    InCheck,
+    Mated,
+    MateByChecks,
+    ThreatensMate,
+    Other,
+    Moves,
+    NatureOf,
+    NaturesOf,
+}
+
+impl Prim {
+    fn of(name: &str) -> Option<Prim> {
+        Some(match name {
+            "mover" => Prim::Mover,
+            "opponent" => Prim::Opponent,
+            "moved" => Prim::Moved,
+            "answers_check" => Prim::AnswersCheck,
+            "captured" => Prim::Captured,
+            "red" => Prim::Side(Color::Red),
+            "black" => Prim::Side(Color::Black),
+            "king" => Prim::Kind(Kind::King),
+            "advisor" => Prim::Kind(Kind::Advisor),
+            "elephant" => Prim::Kind(Kind::Elephant),
+            "horse" => Prim::Kind(Kind::Horse),
+            "rook" => Prim::Kind(Kind::Rook),
+            "cannon" => Prim::Kind(Kind::Cannon),
+            "pawn" => Prim::Kind(Kind::Pawn),
+            "pieces" => Prim::Pieces,
+            "pieces_of" => Prim::PiecesOf,
+            "side_of" => Prim::SideOf,
+            "kind" => Prim::KindOf,
+            "value" => Prim::Value,
+            "crossed" => Prim::Crossed,
+            "can_take" => Prim::CanTake,
+            "attackers" => Prim::Attackers,
+            "real_roots" => Prim::RealRoots,
+            "fake_roots" => Prim::FakeRoots,
+            "exchange" => Prim::Exchange,
+            "recapture_exchange" => Prim::RecaptureExchange,
+            "best_capture" => Prim::BestCapture,
+            "material" => Prim::Material,
+            "in_check" => Prim::InCheck,
+            "mated" => Prim::Mated,
+            "mate_by_checks" => Prim::MateByChecks,
+            "threatens_mate" => Prim::ThreatensMate,
+            "other" => Prim::Other,
+            "moves" => Prim::Moves,
+            "nature_of" => Prim::NatureOf,
+            "natures_of" => Prim::NaturesOf,
+            _ => return None,
+        })
+    }
+}
+
+/// A lowered expression. `span` points into the source of `edition`.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub op: Op,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Op {
+    Bool(bool),
+    Int(i64),
+    /// A local variable: a parameter, a quantifier's variable or the case's
+    /// side, by slot in the current frame.
+    Local(usize),
+    Nature(usize),
+    Prim(Prim, Vec<Node>),
+    Def(usize, Vec<Node>),
+    Not(Box<Node>),
+    Neg(Box<Node>),
+    Binary(BinOp, Box<Node>, Box<Node>),
+    Quantified {
+        quantifier: Quantifier,
+        slot: usize,
+        var: String,
+        set: Box<Node>,
+        filter: Option<Box<Node>>,
+        body: Box<Node>,
+    },
+    Count {
+        slot: usize,
+        set: Box<Node>,
+        filter: Option<Box<Node>>,
+    },
+    SetBuilder {
+        slot: usize,
+        set: Box<Node>,
+        filter: Box<Node>,
+    },
+    SetLiteral(Vec<Node>),
+    If(Box<Node>, Box<Node>, Box<Node>),
+    Before(Box<Node>),
+    AfterTake(Box<Node>, Box<Node>, Box<Node>),
+    AfterPass(Box<Node>),
+}
+
+/// Names and citation shared by definitions, natures, clauses and cases.
+#[derive(Clone, Debug, Default)]
+pub struct Label {
+    pub id: String,
+    pub zh: Option<String>,
+    pub en: Option<String>,
+    pub cite: Option<String>,
+    /// The edition (index into the resolved chain) whose text is in force.
+    pub edition: usize,
+}
+
+impl Label {
+    /// The name to show in `lang`: Chinese or English, else the id.
+    pub fn name(&self, zh: bool) -> &str {
+        let preferred = if zh { &self.zh } else { &self.en };
+        preferred.as_deref().unwrap_or(&self.id)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct DefinitionCode {
+    pub label: Label,
+    pub params: Vec<String>,
+    /// Slots the body needs: parameters first, then quantifier variables.
+    pub frame: usize,
+    pub body: Node,
+}
+
+#[derive(Clone, Debug)]
+pub struct NatureCode {
+    pub label: Label,
+    pub frame: usize,
+    pub body: Node,
+}
+
+#[derive(Clone, Debug)]
+pub enum Action {
+    Recast { from: Vec<usize>, to: usize },
+    Drop(Vec<usize>),
+    Add(Vec<usize>),
+}
+
+#[derive(Clone, Debug)]
+pub struct ClauseCode {
+    pub label: Label,
+    pub frame: usize,
+    pub when: Node,
+    pub action: Action,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Draw,
+    MustChange(Color),
+}
+
+#[derive(Clone, Debug)]
+pub enum CaseRuling {
+    Draw,
+    /// The side named by the case's `for` variable.
+    ForSide,
+    Fixed(Color),
+}
+
+#[derive(Clone, Debug)]
+pub struct CaseCode {
+    pub label: Label,
+    /// `for s`: the case is tried with s = red, then s = black (slot 0).
+    pub for_side: bool,
+    pub frame: usize,
+    pub cond: Node,
+    pub ruling: CaseRuling,
+}
+
+/// A rulebook ready to judge with.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub id: String,
+    pub title_zh: String,
+    pub title_en: String,
+    pub values: ValueTable,
+    pub defs: Vec<DefinitionCode>,
+    pub natures: Vec<NatureCode>,
+    pub clauses: Vec<ClauseCode>,
+    /// For each nature, its weight: 0 is the heaviest group.
+    pub weight: Vec<usize>,
+    /// Natures heaviest first; within a group, in the order written.
+    pub by_weight: Vec<usize>,
+    pub cases: Vec<CaseCode>,
+    pub otherwise: Outcome,
+    /// The definition the verdict vocabulary calls `forbidden(s: side)`, if
+    /// the rulebook has one: it gives each side's status in the report.
+    pub forbidden: Option<usize>,
+    /// The sources of the resolved chain, for citing spans.
+    pub chain: Vec<String>,
+}
+
+impl Program {
+    pub fn nature_name(&self, n: usize) -> &str {
+        self.natures.get(n).map_or("?", |c| c.label.id.as_str())
+    }
+
+    pub fn nature_en(&self, n: usize) -> &str {
+        self.natures
+            .get(n)
+            .and_then(|c| c.label.en.as_deref())
+            .unwrap_or_else(|| self.nature_name(n))
+    }
+
+    pub fn nature_index(&self, name: &str) -> Option<usize> {
+        self.natures.iter().position(|n| n.label.id == name)
+    }
+}
+
+/// Something the checker should have refused but lowering met anyway.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[error("the rulebook cannot be judged with: {0}")]
+#[diagnostic(
+    code(qili::judge::lowering),
+    help("`qili check` should have reported this; please report it as a bug in qili")
+)]
+pub struct LowerError(pub String);
+
+struct Names<'a> {
+    defs: HashMap<&'a str, usize>,
+    natures: HashMap<&'a str, usize>,
+}
+
+/// Frame layout while lowering one body.
+struct Frame {
+    locals: Vec<(String, usize)>,
+    size: usize,
+}
+
+impl Frame {
+    fn new(params: &[String]) -> Frame {
+        Frame {
+            locals: params.iter().cloned().zip(0..).collect(),
+            size: params.len(),
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<usize> {
+        self.locals
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+    }
+
+    fn push(&mut self, name: &str) -> usize {
+        let slot = self.locals.len();
+        self.locals.push((name.to_string(), slot));
+        self.size = self.size.max(self.locals.len());
+        slot
+    }
+
+    fn pop(&mut self) {
+        self.locals.pop();
+    }
+}
+
+fn label(
+    id: &str,
+    zh: Option<&String>,
+    en: Option<&String>,
+    cite: Option<&str>,
+    edition: usize,
+) -> Label {
+    Label {
+        id: id.to_string(),
+        zh: zh.cloned(),
+        en: en.cloned(),
+        cite: cite.map(str::to_string),
+        edition,
+    }
+}
+
+/// Lowers a resolved rulebook that `check` accepted.
+pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
+    let mut names = Names {
+        defs: HashMap::new(),
+        natures: HashMap::new(),
+    };
+    let mut def_items = Vec::new();
+    let mut nature_items = Vec::new();
+    let mut clause_items = Vec::new();
+    let mut order = None;
+    let mut verdict = None;
+    let mut values = None;
+    for it in resolved.items.values() {
+        match &it.item {
+            Item::Define(d) => {
+                names.defs.insert(&d.name.name, def_items.len());
+                def_items.push((d, it.edition));
+            }
+            Item::Nature(n) => {
+                names.natures.insert(&n.name.name, nature_items.len());
+                nature_items.push((n, it.edition));
+            }
+            Item::Clause(c) => clause_items.push((c, it.edition)),
+            Item::Order(o) => order = Some(o),
+            Item::Verdict(v) => verdict = Some((v, it.edition)),
+            Item::Values(v) => values = Some(v),
+            Item::Remove(_) => {}
+        }
+    }
+    let missing = |what: &str| LowerError(format!("the rulebook has no {what}"));
+    let values = value_table(values.ok_or_else(|| missing("values"))?)?;
+    let order = order.ok_or_else(|| missing("order"))?;
+    let (verdict, verdict_edition) = verdict.ok_or_else(|| missing("verdict"))?;
+
+    let mut defs = Vec::new();
+    for (d, edition) in &def_items {
+        let params: Vec<String> = d.params.iter().map(|p| p.name.name.clone()).collect();
+        let mut frame = Frame::new(&params);
+        let body = lower_expr(&d.body, &mut frame, &names)?;
+        defs.push(DefinitionCode {
+            label: label(
+                &d.name.name,
+                d.names.zh.as_ref(),
+                d.names.en.as_ref(),
+                d.cite.as_ref().map(|c| c.id.as_str()),
+                *edition,
+            ),
+            params,
+            frame: frame.size,
+            body,
+        });
+    }
+    let mut natures = Vec::new();
+    for (n, edition) in &nature_items {
+        let mut frame = Frame::new(&[]);
+        let body = lower_expr(&n.body, &mut frame, &names)?;
+        natures.push(NatureCode {
+            label: label(
+                &n.name.name,
+                Some(&n.name.name),
+                n.en.as_ref(),
+                n.cite.as_ref().map(|c| c.id.as_str()),
+                *edition,
+            ),
+            frame: frame.size,
+            body,
+        });
+    }
+    let nature = |id: &crate::lang::ast::Ident| {
+        names
+            .natures
+            .get(id.name.as_str())
+            .copied()
+            .ok_or_else(|| LowerError(format!("`{}` is not a nature", id.name)))
+    };
+    let natures_of = |ids: &[crate::lang::ast::Ident]| -> Result<Vec<usize>, LowerError> {
+        ids.iter().map(nature).collect()
+    };
+    let mut clauses = Vec::new();
+    for (c, edition) in &clause_items {
+        let mut frame = Frame::new(&[]);
+        let when = lower_expr(&c.when, &mut frame, &names)?;
+        let action = match &c.action {
+            ClauseAction::Recast { from, to } => Action::Recast {
+                from: natures_of(from)?,
+                to: nature(to)?,
+            },
+            ClauseAction::Drop(ids) => Action::Drop(natures_of(ids)?),
+            ClauseAction::Add(ids) => Action::Add(natures_of(ids)?),
+        };
+        clauses.push(ClauseCode {
+            label: label(
+                &c.id.name,
+                c.names.zh.as_ref(),
+                c.names.en.as_ref(),
+                c.cite.as_ref().map(|c| c.id.as_str()),
+                *edition,
+            ),
+            frame: frame.size,
+            when,
+            action,
+        });
+    }
+    let mut weight = vec![usize::MAX; natures.len()];
+    let mut by_weight = Vec::new();
+    for (w, group) in order.groups.iter().enumerate() {
+        for id in group {
+            let n = nature(id)?;
+            weight[n] = w;
+            by_weight.push(n);
+        }
+    }
+    if let Some(n) = weight.iter().position(|w| *w == usize::MAX) {
+        return Err(LowerError(format!(
+            "nature `{}` is not in the order",
+            natures[n].label.id
+        )));
+    }
+    let mut cases = Vec::new();
+    for case in &verdict.cases {
+        let params: Vec<String> = case.for_side.iter().map(|s| s.name.clone()).collect();
+        let mut frame = Frame::new(&params);
+        let cond = lower_expr(&case.cond, &mut frame, &names)?;
+        let ruling = match &case.ruling {
+            Ruling::Draw => CaseRuling::Draw,
+            Ruling::MustChange(side) if params.first() == Some(&side.name) => CaseRuling::ForSide,
+            Ruling::MustChange(side) => match side.name.as_str() {
+                "red" => CaseRuling::Fixed(Color::Red),
+                "black" => CaseRuling::Fixed(Color::Black),
+                other => {
+                    return Err(LowerError(format!("`{other}` is not a side")));
+                }
+            },
+        };
+        cases.push(CaseCode {
+            label: label(
+                &case.id.name,
+                case.names.zh.as_ref(),
+                case.names.en.as_ref(),
+                case.cite.as_ref().map(|c| c.id.as_str()),
+                verdict_edition,
+            ),
+            for_side: !params.is_empty(),
+            frame: frame.size,
+            cond,
+            ruling,
+        });
+    }
+    let otherwise = match &verdict.otherwise {
+        Ruling::Draw => Outcome::Draw,
+        Ruling::MustChange(side) => match side.name.as_str() {
+            "red" => Outcome::MustChange(Color::Red),
+            "black" => Outcome::MustChange(Color::Black),
+            other => return Err(LowerError(format!("`{other}` is not a side"))),
+        },
+    };
+    let forbidden = names.defs.get("forbidden").copied().filter(|&d| {
+        defs[d].params.len() == 1
+            && def_items[d].0.params[0].ty == crate::lang::ast::TypeName::Side
+    });
+    let this = resolved.this();
+    let header = this.map(|l| &l.book.header);
+    Ok(Program {
+        id: header.map_or_else(String::new, |h| h.edition.name.clone()),
+        title_zh: header
+            .and_then(|h| h.title_zh.clone())
+            .unwrap_or_default(),
+        title_en: header
+            .and_then(|h| h.title_en.clone())
+            .unwrap_or_default(),
+        values,
+        defs,
+        natures,
+        clauses,
+        weight,
+        by_weight,
+        cases,
+        otherwise,
+        forbidden,
+        chain: resolved
+            .chain
+            .iter()
+            .map(|l| l.book.header.edition.name.clone())
+            .collect(),
+    })
+}
+
+fn value_table(v: &crate::lang::ast::Values) -> Result<ValueTable, LowerError> {
+    let mut t = ValueTable::conventional();
+    for e in &v.entries {
+        let n = i32::try_from(e.value)
+            .map_err(|_| LowerError(format!("value {} is too large", e.value)))?;
+        match e.key.name.as_str() {
+            "king" => t.king = n,
+            "advisor" => t.advisor = n,
+            "elephant" => t.elephant = n,
+            "horse" => t.horse = n,
+            "rook" => t.rook = n,
+            "cannon" => t.cannon = n,
+            "pawn.crossed" => t.pawn_crossed = n,
+            "pawn.uncrossed" => t.pawn_uncrossed = n,
+            other => return Err(LowerError(format!("unknown value key `{other}`"))),
+        }
+    }
+    Ok(t)
+}
+
+fn boxed(e: &Expr, frame: &mut Frame, names: &Names<'_>) -> Result<Box<Node>, LowerError> {
+    lower_expr(e, frame, names).map(Box::new)
+}
+
+fn lower_expr(e: &Expr, frame: &mut Frame, names: &Names<'_>) -> Result<Node, LowerError> {
+    let op = match &e.kind {
+        ExprKind::Bool(b) => Op::Bool(*b),
+        ExprKind::Int(n) => Op::Int(*n),
+        ExprKind::Name(id) => {
+            if let Some(slot) = frame.lookup(&id.name) {
+                Op::Local(slot)
+            } else {
+                call(&id.name, &[], frame, names)?
+            }
+        }
+        ExprKind::Call(id, args) => call(&id.name, args, frame, names)?,
+        ExprKind::Not(a) => Op::Not(boxed(a, frame, names)?),
+        ExprKind::Neg(a) => Op::Neg(boxed(a, frame, names)?),
+        ExprKind::Binary(op, a, b) => {
+            Op::Binary(*op, boxed(a, frame, names)?, boxed(b, frame, names)?)
+        }
+        ExprKind::Quantified {
+            quantifier,
+            var,
+            set,
+            filter,
+            body,
+        } => {
+            let set = boxed(set, frame, names)?;
+            let slot = frame.push(&var.name);
+            let filter = filter
+                .as_ref()
+                .map(|f| boxed(f, frame, names))
+                .transpose()?;
+            let body = boxed(body, frame, names)?;
+            frame.pop();
+            Op::Quantified {
+                quantifier: *quantifier,
+                slot,
+                var: var.name.clone(),
+                set,
+                filter,
+                body,
+            }
+        }
+        ExprKind::Count { var, set, filter } => {
+            let set = boxed(set, frame, names)?;
+            let slot = frame.push(&var.name);
+            let filter = filter
+                .as_ref()
+                .map(|f| boxed(f, frame, names))
+                .transpose()?;
+            frame.pop();
+            Op::Count { slot, set, filter }
+        }
+        ExprKind::SetBuilder { var, set, filter } => {
+            let set = boxed(set, frame, names)?;
+            let slot = frame.push(&var.name);
+            let filter = boxed(filter, frame, names)?;
+            frame.pop();
+            Op::SetBuilder { slot, set, filter }
+        }
+        ExprKind::SetLiteral(items) => Op::SetLiteral(
+            items
+                .iter()
+                .map(|i| lower_expr(i, frame, names))
+                .collect::<Result<_, _>>()?,
+        ),
+        ExprKind::If(c, a, b) => Op::If(
+            boxed(c, frame, names)?,
+            boxed(a, frame, names)?,
+            boxed(b, frame, names)?,
+        ),
+        ExprKind::Context(ctx, body) => {
+            let body = boxed(body, frame, names)?;
+            match &**ctx {
+                Context::Before => Op::Before(body),
+                Context::AfterPass => Op::AfterPass(body),
+                Context::AfterTake(a, b) => {
+                    Op::AfterTake(boxed(a, frame, names)?, boxed(b, frame, names)?, body)
+                }
+            }
+        }
+    };
+    Ok(Node { op, span: e.span })
+}
+
+fn call(
+    name: &str,
+    args: &[Expr],
+    frame: &mut Frame,
+    names: &Names<'_>,
+) -> Result<Op, LowerError> {
+    let args: Vec<Node> = args
+        .iter()
+        .map(|a| lower_expr(a, frame, names))
+        .collect::<Result<_, _>>()?;
+    if let Some(&n) = names.natures.get(name) {
+        if args.is_empty() {
+            return Ok(Op::Nature(n));
+        }
+    }
+    if let Some(&d) = names.defs.get(name) {
+        return Ok(Op::Def(d, args));
+    }
+    if let Some(p) = Prim::of(name) {
+        return Ok(Op::Prim(p, args));
+    }
+    Err(LowerError(format!("`{name}` names nothing")))
+}
