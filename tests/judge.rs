@@ -1,0 +1,228 @@
+//! The judge against the rulebook's own principles and the seed cases.
+//!
+//! The small positions here are built so that the rulebook text decides
+//! them without argument (26.2: unilateral perpetual check is never
+//! allowed; two idle sides draw). The corpus test runs every case file in
+//! `cases/` under every edition it names that has a rules file, and asserts
+//! the article's natures and verdict; the text explanation of each case is
+//! snapshotted (reviewed against the article).
+
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::Path;
+
+use qili::board::{parse_fen, Color, START_FEN};
+use qili::judge::case::{compare, Case};
+use qili::judge::report::{outcome_id, to_json, to_text};
+use qili::judge::{judge_cycle, judge_line, Options, Outcome, Rulebook};
+
+fn edition(id: &str) -> Rulebook {
+    Rulebook::from_folder(id, "rules").unwrap()
+}
+
+fn rule(book: &Rulebook, fen: &str, moves: &str) -> qili::judge::Ruling {
+    let start = parse_fen(fen).unwrap();
+    judge_line(book, &start, moves, Options::default()).unwrap()
+}
+
+fn natures(book: &Rulebook, r: &qili::judge::Ruling) -> Vec<String> {
+    r.moves
+        .iter()
+        .map(|m| m.nature(book).to_string())
+        .collect()
+}
+
+/// 26.2: a rook checking on every move while the king steps back and forth
+/// is 长将, and the checking side must change.
+#[test]
+fn a_lone_perpetual_check_must_change() {
+    let book = edition("2011");
+    let r = rule(&book, "3k5/R8/9/9/9/9/9/9/9/4K4 w", "a8a9 d9d8 a9a8 d8d9");
+    assert_eq!(natures(&book, &r), ["将", "闲", "将", "闲"]);
+    assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
+    assert_eq!(r.sides[0].summary.zh, "长将");
+    assert_eq!(r.sides[1].summary.zh, "两闲");
+    assert_eq!(r.sides[0].forbidden, Some(true));
+    assert_eq!(r.sides[1].forbidden, Some(false));
+}
+
+/// 24.8 and 26.4: horses going out and back attack nothing; both sides are
+/// idle and the game is drawn.
+#[test]
+fn idle_moves_on_both_sides_draw() {
+    let book = edition("2011");
+    let r = rule(&book, START_FEN, "马二进三 马8进7 马三退二 马7退8");
+    assert_eq!(natures(&book, &r), ["闲", "闲", "闲", "闲"]);
+    assert_eq!(r.outcome, Outcome::Draw);
+}
+
+/// A line that reaches the cycle after other moves is judged by its last
+/// cycle, and the moves before it play no part.
+#[test]
+fn a_longer_line_is_judged_by_its_last_cycle() {
+    let book = edition("2011");
+    let r = rule(
+        &book,
+        "3k4c/9/R8/9/9/9/9/9/9/5K3 w",
+        "a7a8 i9i8 a8a9 d9d8 a9a8 d8d9 a8a9 d9d8 a9a8 d8d9",
+    );
+    assert_eq!(r.cycle.offset, 6);
+    assert_eq!(r.moves.len(), 4);
+    assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
+}
+
+/// 24.3: a rook that newly attacks an unprotected cannon chases it; the
+/// cannon stepping away is idle.
+#[test]
+fn a_new_attack_on_an_unprotected_piece_is_a_chase() {
+    let book = edition("2011");
+    // Red rook a1, black cannon b8, black king d9 behind an advisor that
+    // keeps it free; red king e0.
+    let r = rule(
+        &book,
+        "3k5/1c2a4/9/9/9/9/9/9/R8/4K4 w",
+        "a1a8 b8b7 a8a1 b7b8",
+    );
+    let n = natures(&book, &r);
+    assert_eq!(n[0], "捉", "{}", to_text(&book, &r, false, true));
+    assert_eq!(n[1], "闲");
+}
+
+#[test]
+fn the_json_report_keeps_its_contract() {
+    let book = edition("2011");
+    let r = rule(&book, "3k5/R8/9/9/9/9/9/9/9/4K4 w", "a8a9 d9d8 a9a8 d8d9");
+    let json = serde_json::to_value(to_json(&book, &r, true)).unwrap();
+    assert_eq!(json["rules"]["id"], "2011");
+    assert!(json["rules"]["title"].is_string());
+    let m = &json["moves"][0];
+    for key in ["ply", "side", "move", "iccs", "nature", "nature_en", "clauses", "reasons"] {
+        assert!(m.get(key).is_some(), "moves[0] lacks {key}");
+    }
+    assert_eq!(m["side"], "red");
+    assert_eq!(m["move"], "车九进一");
+    assert_eq!(m["iccs"], "a8a9");
+    assert_eq!(m["nature"], "将");
+    assert_eq!(m["nature_en"], "check");
+    assert_eq!(json["sides"]["red"]["status"], "forbidden");
+    assert_eq!(json["sides"]["black"]["status"], "allowed");
+    assert_eq!(json["sides"]["red"]["summary"], "长将");
+    assert_eq!(json["outcome"], "red_must_change");
+}
+
+#[test]
+fn the_ruling_is_worded_as_a_referee_writes_it() {
+    let book = edition("2011");
+    let r = rule(&book, "3k5/R8/9/9/9/9/9/9/9/4K4 w", "a8a9 d9d8 a9a8 d8d9");
+    let text = to_text(&book, &r, true, false);
+    assert!(
+        text.contains("裁决：红方长将为禁止着法，黑方两闲为允许着法：红方变着，不变作负"),
+        "{text}"
+    );
+    let en = to_text(&book, &r, false, false);
+    assert!(en.contains("Red must change, or lose"), "{en}");
+}
+
+// ---- bad input ------------------------------------------------------------
+
+#[test]
+fn a_line_that_does_not_repeat_is_refused_with_a_diagnostic() {
+    let book = edition("2011");
+    let start = parse_fen(START_FEN).unwrap();
+    let e = judge_line(&book, &start, "炮二平五 马8进7", Options::default()).unwrap_err();
+    assert_eq!(e.code().map(|c| c.to_string()).as_deref(), Some("qili::judge::no_repetition"));
+}
+
+#[test]
+fn an_illegal_move_in_the_cycle_is_refused() {
+    let book = edition("2011");
+    let start = parse_fen(START_FEN).unwrap();
+    let e = judge_line(&book, &start, "炮二平五 马8进7 炮五进七", Options::default()).unwrap_err();
+    let code = e.code().map(|c| c.to_string()).unwrap_or_default();
+    assert!(code.starts_with("qili::notation::"), "{code}");
+}
+
+#[test]
+fn an_unknown_edition_is_refused_with_a_suggestion() {
+    let e = Rulebook::from_folder("2012", "rules").unwrap_err();
+    assert_eq!(e.code().map(|c| c.to_string()).as_deref(), Some("qili::rules::unknown_edition"));
+    assert!(e.help().map(|h| h.to_string()).unwrap_or_default().contains("2011"));
+}
+
+#[test]
+fn a_rules_file_with_errors_is_refused_before_judging() {
+    let text = "edition \"broken\" { year 2026 }\nvalues { rook 10 horse 5 cannon 5 advisor 2 elephant 2 king 1000 pawn.crossed 2 pawn.uncrossed 0 }\nnature 闲 \"idle\" @x = no_such_thing(moved)\norder 闲\nverdict { otherwise => draw }\n";
+    let e = Rulebook::from_texts("broken.qili", text, &[]).unwrap_err();
+    assert_eq!(e.code().map(|c| c.to_string()).as_deref(), Some("qili::check::unknown_name"));
+}
+
+// ---- a rule change lives in the rules file --------------------------------
+
+/// A proposal that makes every pawn chase idle and drops 长将 from the
+/// forbidden patterns is a rules file; the same cycle then draws.
+#[test]
+fn a_proposal_changes_the_ruling_without_rust() {
+    let base = std::fs::read_to_string("rules/2011-trial.qili").unwrap();
+    let proposal = r#"
+edition "lenient" { year 2026 }
+extends "2011-trial"
+
+override verdict {
+  otherwise => draw
+}
+"#;
+    let book = Rulebook::from_texts("lenient.qili", proposal, &[("2011-trial", &base)]).unwrap();
+    let r = rule(&book, "3k5/R8/9/9/9/9/9/9/9/4K4 w", "a8a9 d9d8 a9a8 d8d9");
+    assert_eq!(r.outcome, Outcome::Draw);
+}
+
+// ---- the corpus -----------------------------------------------------------
+
+#[test]
+fn every_case_agrees_with_its_article() {
+    let mut files: Vec<_> = std::fs::read_dir("cases")
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    let mut failures = Vec::new();
+    let mut judged = 0;
+    for file in &files {
+        let case = Case::load(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for e in &case.expect {
+            for ed in &e.editions {
+                if !Path::new("rules").join(format!("{ed}.qili")).is_file() {
+                    continue;
+                }
+                let book = edition(ed);
+                let cycle = qili::cli::judge::prepare(&case)
+                    .unwrap_or_else(|why| panic!("{}: {why}", case.id));
+                let r = judge_cycle(&book, cycle, Options::default());
+                judged += 1;
+                let diffs = compare(&book, &r, e);
+                if ed == "2011" {
+                    let name = format!("case_{}", case.id.to_lowercase().replace('-', "_"));
+                    insta::assert_snapshot!(name, to_text(&book, &r, true, false));
+                }
+                match (&e.known_failure, diffs.is_empty()) {
+                    (None, false) => failures.push(format!(
+                        "{} [{ed}]: {}",
+                        case.id,
+                        diffs.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                    )),
+                    (Some(_), true) => failures.push(format!(
+                        "{} [{ed}] agrees now ({}): remove its known_failure",
+                        case.id,
+                        outcome_id(r.outcome)
+                    )),
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(judged > 0 || files.is_empty());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
