@@ -17,8 +17,9 @@
 //! witness of an `exists`, and the board facts with their lines — reusing
 //! the caches, so explaining a result costs little more than finding it.
 
-use std::collections::HashMap;
 use std::rc::Rc;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use serde::Serialize;
 
@@ -202,11 +203,11 @@ impl Ctx {
             pos,
             id_at,
             sq_of,
-            attackers: HashMap::new(),
-            exchanges: HashMap::new(),
-            mates: HashMap::new(),
+            attackers: HashMap::default(),
+            exchanges: HashMap::default(),
+            mates: HashMap::default(),
             best: [None, None],
-            roots: HashMap::new(),
+            roots: HashMap::default(),
         }
     }
 
@@ -246,11 +247,11 @@ impl<'p> Evaluator<'p> {
             prog,
             stack: Vec::with_capacity(64),
             ctxs: Vec::new(),
-            derived: HashMap::new(),
+            derived: HashMap::default(),
             ids: [None; IDS],
             judged: None,
             moved: NONE,
-            memo: HashMap::new(),
+            memo: HashMap::default(),
             cycle: None,
             budget: NodeBudget::new(JUDGEMENT_NODES),
             exhausted: false,
@@ -629,53 +630,57 @@ impl<'p> Evaluator<'p> {
     ) -> Value {
         let members = self.members(set, ctx, base);
         let want = q == Quantifier::Exists;
-        for m in members.iter() {
+        // Tracing explains only the member that decided (the witness of an
+        // `exists`, the counterexample of a `forall`): it is found first
+        // without tracing, then evaluated again, traced.
+        let tracing = self.tracing;
+        self.tracing = false;
+        let mut decided = None;
+        for (i, m) in members.iter().enumerate() {
             self.stack[base + slot] = m.clone();
-            self.open();
-            let selected = filter.is_none_or(|f| self.eval(f, ctx, base).truth());
-            if !selected {
-                self.close();
+            if !filter.is_none_or(|f| self.eval(f, ctx, base).truth()) {
                 continue;
             }
-            let holds = self.eval(body, ctx, base).truth();
-            let children = self.close();
-            if holds == want {
-                if self.tracing {
-                    let shown = self.show(m, ctx);
-                    let (zh, en) = if want {
-                        (format!("{var} = {}：成立", shown.zh), format!("{var} = {}: holds", shown.en))
-                    } else {
-                        (
-                            format!("{var} = {}：不成立", shown.zh),
-                            format!("{var} = {}: fails", shown.en),
-                        )
-                    };
-                    self.note(Trace {
-                        step: Step::Witness,
-                        what: Text::new(zh, en),
-                        holds: Some(holds),
-                        cite: None,
-                        children,
-                    });
-                }
-                return Value::Bool(want);
+            if self.eval(body, ctx, base).truth() == want {
+                decided = Some(i);
+                break;
             }
         }
-        if self.tracing {
+        self.tracing = tracing;
+        if !tracing {
+            return Value::Bool(if decided.is_some() { want } else { !want });
+        }
+        let Some(i) = decided else {
             let (zh, en) = if want {
-                (
-                    format!("没有满足条件的 {var}"),
-                    format!("no {var} satisfies it"),
-                )
+                (format!("没有满足条件的 {var}"), format!("no {var} satisfies it"))
             } else {
-                (
-                    format!("每个 {var} 都满足"),
-                    format!("every {var} satisfies it"),
-                )
+                (format!("每个 {var} 都满足"), format!("every {var} satisfies it"))
             };
             self.fact(Text::new(zh, en), Some(!want));
+            return Value::Bool(!want);
+        };
+        let m = members[i].clone();
+        self.stack[base + slot] = m.clone();
+        self.open();
+        if let Some(f) = filter {
+            self.eval(f, ctx, base);
         }
-        Value::Bool(!want)
+        let holds = self.eval(body, ctx, base).truth();
+        let children = self.close();
+        let shown = self.show(&m, ctx);
+        let (zh, en) = if want {
+            (format!("{var} = {}：成立", shown.zh), format!("{var} = {}: holds", shown.en))
+        } else {
+            (format!("{var} = {}：不成立", shown.zh), format!("{var} = {}: fails", shown.en))
+        };
+        self.note(Trace {
+            step: Step::Witness,
+            what: Text::new(zh, en),
+            holds: Some(holds),
+            cite: None,
+            children,
+        });
+        Value::Bool(want)
     }
 
     fn call(&mut self, d: usize, args: &'p [Node], ctx: usize, base: usize) -> Value {
@@ -847,8 +852,8 @@ impl<'p> Evaluator<'p> {
     // ---- primitives ------------------------------------------------------
 
     fn prim(&mut self, p: Prim, args: &'p [Node], ctx: usize, base: usize) -> Value {
-        let mut v: [Value; 2] = [Value::Bool(false), Value::Bool(false)];
-        for (i, a) in args.iter().take(2).enumerate() {
+        let mut v: [Value; 3] = [Value::Bool(false), Value::Bool(false), Value::Bool(false)];
+        for (i, a) in args.iter().take(3).enumerate() {
             v[i] = self.eval(a, ctx, base);
         }
         let judged = self.judged;
@@ -1159,6 +1164,39 @@ impl<'p> Evaluator<'p> {
                 }
                 Value::Bool(yes)
             }
+            Prim::Checkers => {
+                let (Value::Side(side), Some(c)) = (&v[0], self.ctxs.get(ctx)) else {
+                    return Value::Set(Rc::new(Vec::new()));
+                };
+                let king = c.pos.king(*side);
+                let list = tactics::attack::pseudo_attackers(&c.pos, king, side.opponent());
+                Value::Set(Rc::new(
+                    list.iter().map(|a| Value::Piece(c.id(a.square))).collect(),
+                ))
+            }
+            Prim::ThreatensMateWithout => {
+                let (Value::Side(side), Value::Piece(id), plies) = (&v[0], &v[1], v[2].int()) else {
+                    return Value::Bool(false);
+                };
+                let (side, id) = (*side, *id);
+                let yes = self.mate_without(ctx, side, id, plies);
+                if self.tracing {
+                    let pt = self.piece_text(id, ctx);
+                    let t = if yes {
+                        Text::new(
+                            format!("拿掉{}，{}方即有连将杀", pt.zh, side.chinese()),
+                            format!("with {} off the board, {} would mate by checks", pt.en, side.english()),
+                        )
+                    } else {
+                        Text::new(
+                            format!("拿掉{}，{}方也无连将杀", pt.zh, side.chinese()),
+                            format!("even with {} off the board, {} has no mate by checks", pt.en, side.english()),
+                        )
+                    };
+                    self.fact(t, Some(yes));
+                }
+                Value::Bool(yes)
+            }
             Prim::Moves => {
                 let (Value::Side(side), Some(cycle)) = (&v[0], self.cycle) else {
                     return Value::Set(Rc::new(Vec::new()));
@@ -1425,6 +1463,30 @@ impl<'p> Evaluator<'p> {
         self.charge(&budget, exhausted);
         self.ctxs[ctx].mates.insert(key, s.clone());
         s
+    }
+
+    /// `threatens_mate_without`: the position with one piece lifted off,
+    /// `side` to move; a position that lifting makes illegal for the side
+    /// not to move (its king then attacked) has no answer and counts as no.
+    fn mate_without(&mut self, ctx: usize, side: Color, id: PieceId, plies: i64) -> bool {
+        let Some(c) = self.ctxs.get(ctx) else {
+            return false;
+        };
+        let Some(sq) = c.square(id) else {
+            return false;
+        };
+        let mut setup = c.pos.to_setup();
+        setup.put(sq, None);
+        setup.side = side;
+        let Ok(start) = setup.validate() else {
+            return false;
+        };
+        let plies = usize::try_from(plies.max(0)).unwrap_or(0);
+        let mut budget = self.search_budget();
+        let r = tactics::mate_by_checks(&start, plies, &mut budget);
+        let exhausted = matches!(r, MateSearch::BudgetExhausted);
+        self.charge(&budget, exhausted);
+        r.is_mate()
     }
 
     // ---- showing values ----------------------------------------------------

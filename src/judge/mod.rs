@@ -242,32 +242,44 @@ fn classify(
     opts: Options,
 ) -> MoveRuling {
     ev.start_move(before, mv);
+    // The clauses' conditions first: they are cheap and say what a nature
+    // that holds will become.
+    let mut when = Vec::with_capacity(prog.clauses.len());
+    let mut clause_traces = Vec::new();
+    for c in 0..prog.clauses.len() {
+        let e = ev.clause(c, opts.explain);
+        when.push(e.holds);
+        if opts.explain {
+            clause_traces.extend(e.trace);
+        }
+    }
     let mut held = Vec::new();
     let mut traces = Vec::new();
-    for n in 0..prog.natures.len() {
-        let e = ev.nature(n, opts.explain);
-        if e.holds {
-            held.push(n);
-        }
-        traces.extend(e.trace);
-    }
-    let mut natures = held.clone();
+    let mut natures = Vec::new();
     let mut fired = Vec::new();
-    let mut clause_traces = Vec::new();
-    for (c, code) in prog.clauses.iter().enumerate() {
-        let e = ev.clause(c, true);
+    let lazy = prog.lazy && !opts.explain;
+    for &n in &prog.by_weight {
+        let e = ev.nature(n, opts.explain);
+        traces.extend(e.trace);
         if !e.holds {
-            if opts.explain {
-                clause_traces.extend(e.trace);
-            }
             continue;
         }
-        let changed = apply(&code.action, &mut natures);
-        if changed {
-            fired.push(c);
+        held.push(n);
+        natures = held.clone();
+        fired.clear();
+        for (c, code) in prog.clauses.iter().enumerate() {
+            if when[c] && apply(&code.action, &mut natures) {
+                fired.push(c);
+            }
         }
-        if changed || opts.explain {
-            clause_traces.extend(e.trace);
+        if lazy && natures.contains(&n) {
+            // It survived the clauses, and nothing lighter can outweigh it.
+            break;
+        }
+    }
+    if !opts.explain {
+        for &c in &fired {
+            clause_traces.extend(ev.clause(c, true).trace);
         }
     }
     let heaviest = prog

@@ -45,6 +45,8 @@ pub enum Prim {
     Mated,
     MateByChecks,
     ThreatensMate,
+    Checkers,
+    ThreatensMateWithout,
     Other,
     Moves,
     NatureOf,
@@ -86,6 +88,8 @@ impl Prim {
             "mated" => Prim::Mated,
             "mate_by_checks" => Prim::MateByChecks,
             "threatens_mate" => Prim::ThreatensMate,
+            "checkers" => Prim::Checkers,
+            "threatens_mate_without" => Prim::ThreatensMateWithout,
             "other" => Prim::Other,
             "moves" => Prim::Moves,
             "nature_of" => Prim::NatureOf,
@@ -235,6 +239,10 @@ pub struct Program {
     pub forbidden: Option<usize>,
     /// The sources of the resolved chain, for citing spans.
     pub chain: Vec<String>,
+    /// A move's natures may be found heaviest first, stopping at the first
+    /// that survives the clauses: no clause adds a nature or recasts one to
+    /// a heavier, and the verdict never asks for a move's every nature.
+    pub lazy: bool,
 }
 
 impl Program {
@@ -478,6 +486,12 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
         defs[d].params.len() == 1
             && def_items[d].0.params[0].ty == crate::lang::ast::TypeName::Side
     });
+    let lazy = !mentions_natures_of(&defs, &cases)
+        && clauses.iter().all(|c| match &c.action {
+            Action::Add(_) => false,
+            Action::Drop(_) => true,
+            Action::Recast { from, to } => from.iter().all(|f| weight[*f] <= weight[*to]),
+        });
     let this = resolved.this();
     let header = this.map(|l| &l.book.header);
     Ok(Program {
@@ -502,7 +516,27 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
             .iter()
             .map(|l| l.book.header.edition.name.clone())
             .collect(),
+        lazy,
     })
+}
+
+fn mentions_natures_of(defs: &[DefinitionCode], cases: &[CaseCode]) -> bool {
+    fn walk(n: &Node) -> bool {
+        match &n.op {
+            Op::Prim(Prim::NaturesOf, _) => true,
+            Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => false,
+            Op::Prim(_, args) | Op::Def(_, args) | Op::SetLiteral(args) => args.iter().any(walk),
+            Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::AfterPass(a) => walk(a),
+            Op::Binary(_, a, b) => walk(a) || walk(b),
+            Op::If(a, b, c) | Op::AfterTake(a, b, c) => walk(a) || walk(b) || walk(c),
+            Op::Quantified { set, filter, body, .. } => {
+                walk(set) || filter.as_deref().is_some_and(walk) || walk(body)
+            }
+            Op::Count { set, filter, .. } => walk(set) || filter.as_deref().is_some_and(walk),
+            Op::SetBuilder { set, filter, .. } => walk(set) || walk(filter),
+        }
+    }
+    defs.iter().any(|d| walk(&d.body)) || cases.iter().any(|c| walk(&c.cond))
 }
 
 fn value_table(v: &crate::lang::ast::Values) -> Result<ValueTable, LowerError> {

@@ -154,13 +154,13 @@ pub fn reasons(book: &Rulebook, m: &MoveRuling) -> Vec<Text> {
         let failed: Vec<&str> = prog
             .by_weight
             .iter()
-            .filter(|n| !is_idle(prog, **n) && !m.natures.contains(n))
+            .filter(|n| !is_idle(prog, **n) && !m.natures.contains(n) && !m.held.contains(n))
             .map(|n| prog.nature_name(*n))
             .collect();
         let failed_en: Vec<&str> = prog
             .by_weight
             .iter()
-            .filter(|n| !is_idle(prog, **n) && !m.natures.contains(n))
+            .filter(|n| !is_idle(prog, **n) && !m.natures.contains(n) && !m.held.contains(n))
             .map(|n| prog.nature_en(*n))
             .collect();
         if !failed.is_empty() {

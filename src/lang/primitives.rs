@@ -373,6 +373,26 @@ static PRIMITIVES: &[Primitive] = &[
         doc: "had s another move now, it could mate within `plies` plies",
         concept: "杀 mate threat, 24.2",
     },
+    Primitive {
+        name: "checkers",
+        params: &[Ty::Side],
+        param_names: &["s"],
+        result: SET_PIECE,
+        scope: Scope::Move,
+        needs_values: false,
+        doc: "the enemy pieces giving check to side s",
+        concept: "将 the checking pieces; 自毙 the check that created a threat, 24.18",
+    },
+    Primitive {
+        name: "threatens_mate_without",
+        params: &[Ty::Side, Ty::Piece, Ty::Int],
+        param_names: &["s", "p", "plies"],
+        result: Ty::Bool,
+        scope: Scope::Move,
+        needs_values: false,
+        doc: "with piece p taken off the board, s (given the move) could mate by checks within `plies` plies",
+        concept: "自毙 a mate threat the checker created by leaving its post, 24.18 and 26.3",
+    },
     // ---- pure functions ----------------------------------------------------
     Primitive {
         name: "other",
