@@ -28,10 +28,7 @@ fn rule(book: &Rulebook, fen: &str, moves: &str) -> qili::judge::Ruling {
 }
 
 fn natures(book: &Rulebook, r: &qili::judge::Ruling) -> Vec<String> {
-    r.moves
-        .iter()
-        .map(|m| m.nature(book).to_string())
-        .collect()
+    r.moves.iter().map(|m| m.nature(book).to_string()).collect()
 }
 
 /// 26.2: a rook checking on every move while the king steps back and forth
@@ -98,7 +95,16 @@ fn the_json_report_keeps_its_contract() {
     assert_eq!(json["rules"]["id"], "2011");
     assert!(json["rules"]["title"].is_string());
     let m = &json["moves"][0];
-    for key in ["ply", "side", "move", "iccs", "nature", "nature_en", "clauses", "reasons"] {
+    for key in [
+        "ply",
+        "side",
+        "move",
+        "iccs",
+        "nature",
+        "nature_en",
+        "clauses",
+        "reasons",
+    ] {
         assert!(m.get(key).is_some(), "moves[0] lacks {key}");
     }
     assert_eq!(m["side"], "red");
@@ -132,14 +138,23 @@ fn a_line_that_does_not_repeat_is_refused_with_a_diagnostic() {
     let book = edition("2011");
     let start = parse_fen(START_FEN).unwrap();
     let e = judge_line(&book, &start, "炮二平五 马8进7", Options::default()).unwrap_err();
-    assert_eq!(e.code().map(|c| c.to_string()).as_deref(), Some("qili::judge::no_repetition"));
+    assert_eq!(
+        e.code().map(|c| c.to_string()).as_deref(),
+        Some("qili::judge::no_repetition")
+    );
 }
 
 #[test]
 fn an_illegal_move_in_the_cycle_is_refused() {
     let book = edition("2011");
     let start = parse_fen(START_FEN).unwrap();
-    let e = judge_line(&book, &start, "炮二平五 马8进7 炮五进七", Options::default()).unwrap_err();
+    let e = judge_line(
+        &book,
+        &start,
+        "炮二平五 马8进7 炮五进七",
+        Options::default(),
+    )
+    .unwrap_err();
     let code = e.code().map(|c| c.to_string()).unwrap_or_default();
     assert!(code.starts_with("qili::notation::"), "{code}");
 }
@@ -147,15 +162,25 @@ fn an_illegal_move_in_the_cycle_is_refused() {
 #[test]
 fn an_unknown_edition_is_refused_with_a_suggestion() {
     let e = Rulebook::from_folder("2012", "rules").unwrap_err();
-    assert_eq!(e.code().map(|c| c.to_string()).as_deref(), Some("qili::rules::unknown_edition"));
-    assert!(e.help().map(|h| h.to_string()).unwrap_or_default().contains("2011"));
+    assert_eq!(
+        e.code().map(|c| c.to_string()).as_deref(),
+        Some("qili::rules::unknown_edition")
+    );
+    assert!(e
+        .help()
+        .map(|h| h.to_string())
+        .unwrap_or_default()
+        .contains("2011"));
 }
 
 #[test]
 fn a_rules_file_with_errors_is_refused_before_judging() {
     let text = "edition \"broken\" { year 2026 }\nvalues { rook 10 horse 5 cannon 5 advisor 2 elephant 2 king 1000 pawn.crossed 2 pawn.uncrossed 0 }\nnature 闲 \"idle\" @x = no_such_thing(moved)\norder 闲\nverdict { otherwise => draw }\n";
     let e = Rulebook::from_texts("broken.qili", text, &[]).unwrap_err();
-    assert_eq!(e.code().map(|c| c.to_string()).as_deref(), Some("qili::check::unknown_name"));
+    assert_eq!(
+        e.code().map(|c| c.to_string()).as_deref(),
+        Some("qili::check::unknown_name")
+    );
 }
 
 // ---- a rule change lives in the rules file --------------------------------
@@ -211,7 +236,11 @@ fn every_case_agrees_with_its_article() {
                     (None, false) => failures.push(format!(
                         "{} [{ed}]: {}",
                         case.id,
-                        diffs.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                        diffs
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join("; ")
                     )),
                     (Some(_), true) => failures.push(format!(
                         "{} [{ed}] agrees now ({}): remove its known_failure",

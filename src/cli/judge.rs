@@ -79,18 +79,35 @@ pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
         }
         Format::Text => {
             if let Some(case) = &case {
-                emit(out, &format!("{} — {}\n{}\n\n", case.id, case.title, case.source))?;
+                emit(
+                    out,
+                    &format!("{} — {}\n{}\n\n", case.id, case.title, case.source),
+                )?;
             }
             emit(out, &to_text(&book, &ruling, zh, args.explain))?;
             if let Some(case) = &case {
-                for e in case.expect.iter().filter(|e| e.editions.contains(&book.program.id)) {
+                for e in case
+                    .expect
+                    .iter()
+                    .filter(|e| e.editions.contains(&book.program.id))
+                {
                     let diffs = compare(&book, &ruling, e);
                     let verdict = if diffs.is_empty() {
                         "the article agrees".to_string()
                     } else {
-                        diffs.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+                        diffs
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join("; ")
                     };
-                    emit(out, &format!("\nArticle ({}): {verdict}\n", e.stated_for.as_deref().unwrap_or(&book.program.id)))?;
+                    emit(
+                        out,
+                        &format!(
+                            "\nArticle ({}): {verdict}\n",
+                            e.stated_for.as_deref().unwrap_or(&book.program.id)
+                        ),
+                    )?;
                 }
             }
         }
@@ -177,7 +194,13 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
                 };
                 let Some(book) = book else {
                     sum.skipped += 1;
-                    emit(out, &format!("SKIP {} [{edition}]: no rules file for this edition\n", case.id))?;
+                    emit(
+                        out,
+                        &format!(
+                            "SKIP {} [{edition}]: no rules file for this edition\n",
+                            case.id
+                        ),
+                    )?;
                     continue;
                 };
                 let prepared = prepare(&case);
@@ -234,13 +257,13 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
     if sum.known + sum.skipped > 0 {
         emit(
             out,
-            &format!(
-                "{} known failures, {} skipped\n",
-                sum.known, sum.skipped
-            ),
+            &format!("{} known failures, {} skipped\n", sum.known, sum.skipped),
         )?;
     }
-    emit(out, &format!("{} passed, {} failed\n", sum.passed, sum.failed))?;
+    emit(
+        out,
+        &format!("{} passed, {} failed\n", sum.passed, sum.failed),
+    )?;
     Ok(sum)
 }
 

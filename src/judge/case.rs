@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::program::Outcome;
 use super::report::outcome_id;
-use super::{Ruling, Rulebook};
+use super::{Rulebook, Ruling};
 use crate::board::Color;
 
 /// One case file.
@@ -102,16 +102,30 @@ pub fn parse_outcome(s: &str) -> Result<Outcome, CaseError> {
 /// Where a ruling differs from what the article says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Difference {
-    Length { expected: usize, found: usize },
-    Nature { ply: usize, mv: String, expected: String, found: String },
-    Outcome { expected: String, found: String },
+    Length {
+        expected: usize,
+        found: usize,
+    },
+    Nature {
+        ply: usize,
+        mv: String,
+        expected: String,
+        found: String,
+    },
+    Outcome {
+        expected: String,
+        found: String,
+    },
 }
 
 impl std::fmt::Display for Difference {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Difference::Length { expected, found } => {
-                write!(f, "the article lists {expected} natures, the cycle has {found} moves")
+                write!(
+                    f,
+                    "the article lists {expected} natures, the cycle has {found} moves"
+                )
             }
             Difference::Nature {
                 ply,

@@ -72,9 +72,7 @@ pub fn last_cycle(start: &Position, moves: &[Move], text: &str) -> Result<Cycle,
         None => {
             let closest = closest_repeat(&positions);
             let trimmed = text.trim_end();
-            let end = trimmed
-                .rfind(char::is_whitespace)
-                .map_or(0, |i| i + 1);
+            let end = trimmed.rfind(char::is_whitespace).map_or(0, |i| i + 1);
             Err(CycleError::NoRepetition {
                 moves: moves.len(),
                 closest,

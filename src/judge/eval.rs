@@ -164,6 +164,9 @@ enum Derive {
     Take(PieceId, PieceId),
 }
 
+/// Real and fake roots of a piece.
+type Roots = (Vec<Square>, Vec<Square>);
+
 struct Ctx {
     pos: Position,
     id_at: [u8; 90],
@@ -172,7 +175,7 @@ struct Ctx {
     exchanges: HashMap<(u8, u8, bool), Searched>,
     mates: HashMap<(Color, i64, bool), Searched>,
     best: [Option<Searched>; 2],
-    roots: HashMap<u8, Rc<(Vec<Square>, Vec<Square>)>>,
+    roots: HashMap<u8, Rc<Roots>>,
 }
 
 /// A search's answer: the value, its line, and whether a budget cut it.
@@ -322,8 +325,12 @@ impl<'p> Evaluator<'p> {
     pub fn nature(&mut self, n: usize, trace: bool) -> Evaluated {
         let code = &self.prog.natures[n];
         let label = Text::new(
-            format!("{}", code.label.id),
-            format!("{} ({})", code.label.en.as_deref().unwrap_or(""), code.label.id),
+            code.label.id.to_string(),
+            format!(
+                "{} ({})",
+                code.label.en.as_deref().unwrap_or(""),
+                code.label.id
+            ),
         );
         self.run(
             &code.body,
@@ -339,8 +346,16 @@ impl<'p> Evaluator<'p> {
     pub fn clause(&mut self, c: usize, trace: bool) -> Evaluated {
         let code = &self.prog.clauses[c];
         let label = Text::new(
-            format!("{} {}", code.label.id, code.label.zh.as_deref().unwrap_or("")),
-            format!("{} {}", code.label.id, code.label.en.as_deref().unwrap_or("")),
+            format!(
+                "{} {}",
+                code.label.id,
+                code.label.zh.as_deref().unwrap_or("")
+            ),
+            format!(
+                "{} {}",
+                code.label.id,
+                code.label.en.as_deref().unwrap_or("")
+            ),
         );
         self.run(
             &code.when,
@@ -358,7 +373,10 @@ impl<'p> Evaluator<'p> {
         let code = &self.prog.cases[c];
         let args: Vec<Value> = side.into_iter().map(Value::Side).collect();
         let who = side.map_or(Text::default(), |s| {
-            Text::new(format!("（{}方）", s.chinese()), format!(" ({})", s.english()))
+            Text::new(
+                format!("（{}方）", s.chinese()),
+                format!(" ({})", s.english()),
+            )
         });
         let label = Text::new(
             format!(
@@ -652,9 +670,15 @@ impl<'p> Evaluator<'p> {
         }
         let Some(i) = decided else {
             let (zh, en) = if want {
-                (format!("没有满足条件的 {var}"), format!("no {var} satisfies it"))
+                (
+                    format!("没有满足条件的 {var}"),
+                    format!("no {var} satisfies it"),
+                )
             } else {
-                (format!("每个 {var} 都满足"), format!("every {var} satisfies it"))
+                (
+                    format!("每个 {var} 都满足"),
+                    format!("every {var} satisfies it"),
+                )
             };
             self.fact(Text::new(zh, en), Some(!want));
             return Value::Bool(!want);
@@ -669,9 +693,15 @@ impl<'p> Evaluator<'p> {
         let children = self.close();
         let shown = self.show(&m, ctx);
         let (zh, en) = if want {
-            (format!("{var} = {}：成立", shown.zh), format!("{var} = {}: holds", shown.en))
+            (
+                format!("{var} = {}：成立", shown.zh),
+                format!("{var} = {}: holds", shown.en),
+            )
         } else {
-            (format!("{var} = {}：不成立", shown.zh), format!("{var} = {}: fails", shown.en))
+            (
+                format!("{var} = {}：不成立", shown.zh),
+                format!("{var} = {}: fails", shown.en),
+            )
         };
         self.note(Trace {
             step: Step::Witness,
@@ -745,7 +775,11 @@ impl<'p> Evaluator<'p> {
             if self.tracing {
                 let (zh, en) = match how {
                     Derive::Take(a, b) => (
-                        format!("{}不能吃{}", self.piece_text(a, ctx).zh, self.piece_text(b, ctx).zh),
+                        format!(
+                            "{}不能吃{}",
+                            self.piece_text(a, ctx).zh,
+                            self.piece_text(b, ctx).zh
+                        ),
                         format!(
                             "{} cannot take {}",
                             self.piece_text(a, ctx).en,
@@ -1034,7 +1068,11 @@ impl<'p> Evaluator<'p> {
                                 pb.zh,
                                 line.zh,
                                 s.value,
-                                if s.exhausted { "（搜索预算用尽）" } else { "" }
+                                if s.exhausted {
+                                    "（搜索预算用尽）"
+                                } else {
+                                    ""
+                                }
                             ),
                             format!(
                                 "exchange {} takes {} ({}): net {:+}{}",
@@ -1042,7 +1080,11 @@ impl<'p> Evaluator<'p> {
                                 pb.en,
                                 line.en,
                                 s.value,
-                                if s.exhausted { " (search budget ran out)" } else { "" }
+                                if s.exhausted {
+                                    " (search budget ran out)"
+                                } else {
+                                    ""
+                                }
                             ),
                         ),
                     };
@@ -1081,10 +1123,7 @@ impl<'p> Evaluator<'p> {
                 let Value::Side(side) = v[0] else {
                     return Value::Bool(false);
                 };
-                let yes = self
-                    .ctxs
-                    .get(ctx)
-                    .is_some_and(|c| c.pos.is_in_check(side));
+                let yes = self.ctxs.get(ctx).is_some_and(|c| c.pos.is_in_check(side));
                 if self.tracing && yes {
                     self.fact(
                         Text::new(
@@ -1153,7 +1192,11 @@ impl<'p> Evaluator<'p> {
                             ),
                         ),
                         (false, false) => Text::new(
-                            format!("{}方{}步内无连将杀", side.chinese(), plies.div_euclid(2) + 1),
+                            format!(
+                                "{}方{}步内无连将杀",
+                                side.chinese(),
+                                plies.div_euclid(2) + 1
+                            ),
                             format!(
                                 "{} has no mate by checks within {plies} plies",
                                 side.english()
@@ -1175,7 +1218,8 @@ impl<'p> Evaluator<'p> {
                 ))
             }
             Prim::ThreatensMateWithout => {
-                let (Value::Side(side), Value::Piece(id), plies) = (&v[0], &v[1], v[2].int()) else {
+                let (Value::Side(side), Value::Piece(id), plies) = (&v[0], &v[1], v[2].int())
+                else {
                     return Value::Bool(false);
                 };
                 let (side, id) = (*side, *id);
@@ -1185,12 +1229,20 @@ impl<'p> Evaluator<'p> {
                     let t = if yes {
                         Text::new(
                             format!("拿掉{}，{}方即有连将杀", pt.zh, side.chinese()),
-                            format!("with {} off the board, {} would mate by checks", pt.en, side.english()),
+                            format!(
+                                "with {} off the board, {} would mate by checks",
+                                pt.en,
+                                side.english()
+                            ),
                         )
                     } else {
                         Text::new(
                             format!("拿掉{}，{}方也无连将杀", pt.zh, side.chinese()),
-                            format!("even with {} off the board, {} has no mate by checks", pt.en, side.english()),
+                            format!(
+                                "even with {} off the board, {} has no mate by checks",
+                                pt.en,
+                                side.english()
+                            ),
                         )
                     };
                     self.fact(t, Some(yes));
@@ -1282,7 +1334,7 @@ impl<'p> Evaluator<'p> {
         self.attackers_of(ctx, to, a.color).contains(&from)
     }
 
-    fn roots(&mut self, ctx: usize, sq: Square) -> Rc<(Vec<Square>, Vec<Square>)> {
+    fn roots(&mut self, ctx: usize, sq: Square) -> Rc<Roots> {
         let c = &mut self.ctxs[ctx];
         if let Some(r) = c.roots.get(&(sq.index() as u8)) {
             return r.clone();
@@ -1380,7 +1432,11 @@ impl<'p> Evaluator<'p> {
     }
 
     fn best_capture(&mut self, ctx: usize, side: Color) -> Searched {
-        if let Some(s) = self.ctxs.get(ctx).and_then(|c| c.best[side.index()].clone()) {
+        if let Some(s) = self
+            .ctxs
+            .get(ctx)
+            .and_then(|c| c.best[side.index()].clone())
+        {
             return s;
         }
         let mut best = Searched {
@@ -1522,11 +1578,19 @@ impl<'p> Evaluator<'p> {
                 Text::new(
                     format!(
                         "{{{}}}",
-                        shown.iter().map(|t| t.zh.as_str()).collect::<Vec<_>>().join("、")
+                        shown
+                            .iter()
+                            .map(|t| t.zh.as_str())
+                            .collect::<Vec<_>>()
+                            .join("、")
                     ),
                     format!(
                         "{{{}}}",
-                        shown.iter().map(|t| t.en.as_str()).collect::<Vec<_>>().join(", ")
+                        shown
+                            .iter()
+                            .map(|t| t.en.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 )
             }

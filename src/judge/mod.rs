@@ -63,8 +63,8 @@ impl Rulebook {
     /// A rules file's text; `extends` looks in `library` (a folder, or
     /// [`InMemory`] texts).
     pub fn from_text(name: &str, text: &str, library: &dyn Library) -> Result<Rulebook> {
-        let resolved = resolve(Source::new(name, text), None, library)
-            .map_err(miette::Report::new)?;
+        let resolved =
+            resolve(Source::new(name, text), None, library).map_err(miette::Report::new)?;
         Rulebook::from_resolved(resolved)
     }
 
@@ -371,4 +371,3 @@ pub fn resolve_arg(arg: &str, rules: &Path) -> Result<Resolved> {
     };
     resolve(source, path, &folder).map_err(miette::Report::new)
 }
-

@@ -483,8 +483,7 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
         },
     };
     let forbidden = names.defs.get("forbidden").copied().filter(|&d| {
-        defs[d].params.len() == 1
-            && def_items[d].0.params[0].ty == crate::lang::ast::TypeName::Side
+        defs[d].params.len() == 1 && def_items[d].0.params[0].ty == crate::lang::ast::TypeName::Side
     });
     let lazy = !mentions_natures_of(&defs, &cases)
         && clauses.iter().all(|c| match &c.action {
@@ -496,12 +495,8 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
     let header = this.map(|l| &l.book.header);
     Ok(Program {
         id: header.map_or_else(String::new, |h| h.edition.name.clone()),
-        title_zh: header
-            .and_then(|h| h.title_zh.clone())
-            .unwrap_or_default(),
-        title_en: header
-            .and_then(|h| h.title_en.clone())
-            .unwrap_or_default(),
+        title_zh: header.and_then(|h| h.title_zh.clone()).unwrap_or_default(),
+        title_en: header.and_then(|h| h.title_en.clone()).unwrap_or_default(),
         values,
         defs,
         natures,
@@ -529,9 +524,9 @@ fn mentions_natures_of(defs: &[DefinitionCode], cases: &[CaseCode]) -> bool {
             Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::AfterPass(a) => walk(a),
             Op::Binary(_, a, b) => walk(a) || walk(b),
             Op::If(a, b, c) | Op::AfterTake(a, b, c) => walk(a) || walk(b) || walk(c),
-            Op::Quantified { set, filter, body, .. } => {
-                walk(set) || filter.as_deref().is_some_and(walk) || walk(body)
-            }
+            Op::Quantified {
+                set, filter, body, ..
+            } => walk(set) || filter.as_deref().is_some_and(walk) || walk(body),
             Op::Count { set, filter, .. } => walk(set) || filter.as_deref().is_some_and(walk),
             Op::SetBuilder { set, filter, .. } => walk(set) || walk(filter),
         }
@@ -646,12 +641,7 @@ fn lower_expr(e: &Expr, frame: &mut Frame, names: &Names<'_>) -> Result<Node, Lo
     Ok(Node { op, span: e.span })
 }
 
-fn call(
-    name: &str,
-    args: &[Expr],
-    frame: &mut Frame,
-    names: &Names<'_>,
-) -> Result<Op, LowerError> {
+fn call(name: &str, args: &[Expr], frame: &mut Frame, names: &Names<'_>) -> Result<Op, LowerError> {
     let args: Vec<Node> = args
         .iter()
         .map(|a| lower_expr(a, frame, names))

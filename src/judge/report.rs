@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::eval::{Step, Text, Trace};
 use super::program::{Outcome, Program};
-use super::{MoveRuling, Ruling, Rulebook};
+use super::{MoveRuling, Rulebook, Ruling};
 use crate::board::diagram::diagram;
 use crate::board::Color;
 
@@ -238,12 +238,21 @@ fn collect(t: &Trace, positive: bool, out: &mut Vec<Text>) {
 pub fn citations(book: &Rulebook, m: &MoveRuling) -> Vec<String> {
     let prog = &book.program;
     let mut out = Vec::new();
-    if let Some(c) = prog.natures.get(m.heaviest).and_then(|n| n.label.cite.clone()) {
+    if let Some(c) = prog
+        .natures
+        .get(m.heaviest)
+        .and_then(|n| n.label.cite.clone())
+    {
         out.push(c);
     }
     for &c in &m.clauses {
         let code = &prog.clauses[c];
-        out.push(code.label.cite.clone().unwrap_or_else(|| code.label.id.clone()));
+        out.push(
+            code.label
+                .cite
+                .clone()
+                .unwrap_or_else(|| code.label.id.clone()),
+        );
     }
     out
 }
@@ -408,7 +417,11 @@ pub fn to_text(book: &Rulebook, r: &Ruling, zh: bool, explain: bool) -> String {
         }
     }
     if explain {
-        s.push_str(if zh { "裁决条款：\n" } else { "Verdict cases:\n" });
+        s.push_str(if zh {
+            "裁决条款：\n"
+        } else {
+            "Verdict cases:\n"
+        });
         for t in &r.verdict {
             render_trace(&mut s, t, 2, zh);
         }
