@@ -1558,7 +1558,7 @@ impl<'p> Evaluator<'p> {
             .or_else(|| Square::from_index(id as usize % 90));
         let at = sq.map_or_else(String::new, |s| s.to_string());
         Text::new(
-            format!("{}{}{at}", pc.color.chinese(), kind_zh(pc.kind)),
+            format!("{}{}{at}", pc.color.chinese(), piece_zh(pc)),
             format!("{} {} {at}", pc.color.english(), kind_en(pc.kind)),
         )
     }
@@ -1628,6 +1628,17 @@ pub fn line_text(start: Option<&Position>, line: &[Move]) -> Text {
         None => iccs.join(" "),
     };
     Text::new(zh, iccs.join(" "))
+}
+
+/// A piece's name as the side's own set writes it: 帅 兵 for red, 将 卒 for black.
+pub fn piece_zh(p: Piece) -> &'static str {
+    match (p.color, p.kind) {
+        (Color::Red, Kind::King) => "帅",
+        (Color::Black, Kind::Pawn) => "卒",
+        (Color::Red, Kind::Elephant) => "相",
+        (Color::Red, Kind::Advisor) => "仕",
+        (_, k) => kind_zh(k),
+    }
 }
 
 pub fn kind_zh(k: Kind) -> &'static str {
