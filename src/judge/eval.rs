@@ -242,6 +242,31 @@ pub struct Evaluator<'p> {
     pub exhausted: bool,
     tracing: bool,
     traces: Vec<Vec<Trace>>,
+    /// Work done, for profiling: exchange searches, mate searches, contexts.
+    pub stats: Stats,
+    /// Search results by position (Zobrist hash), shared by every context
+    /// of the judgement: the cycle's positions come back as the root of
+    /// one move and the `before` of the next, and hypothetical captures
+    /// meet the same positions again.
+    searches: HashMap<SearchKey, Searched>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum SearchKey {
+    Exchange(u64, u8, u8, bool),
+    Mate(u64, Color, i64),
+    MateWithout(u64, Color, u8, i64),
+}
+
+/// What a judgement cost, counted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    pub exchanges: u64,
+    pub mates: u64,
+    pub contexts: u64,
+    pub defs: u64,
+    pub mate_nodes: u64,
+    pub exchange_nodes: u64,
 }
 
 impl<'p> Evaluator<'p> {
@@ -260,6 +285,8 @@ impl<'p> Evaluator<'p> {
             exhausted: false,
             tracing: false,
             traces: Vec::new(),
+            stats: Stats::default(),
+            searches: HashMap::default(),
         }
     }
 
@@ -836,6 +863,7 @@ impl<'p> Evaluator<'p> {
             return *found;
         }
         let made = self.build(ctx, how);
+        self.stats.contexts += 1;
         let index = made.map(|c| {
             self.ctxs.push(c);
             self.ctxs.len() - 1
@@ -1379,11 +1407,18 @@ impl<'p> Evaluator<'p> {
         if let Some(s) = c.exchanges.get(&key) {
             return s.clone();
         }
+        let global = SearchKey::Exchange(c.pos.hash(), key.0, key.1, recapture);
+        if let Some(s) = self.searches.get(&global) {
+            let s = s.clone();
+            self.ctxs[ctx].exchanges.insert(key, s.clone());
+            return s;
+        }
         if !self.can_take_sq(ctx, from, to) {
             let s = refused("不能吃 / the capture is not legal");
             self.ctxs[ctx].exchanges.insert(key, s.clone());
             return s;
         }
+        self.stats.exchanges += 1;
         let limits = ExchangeLimits {
             scope: if recapture {
                 CaptureScope::RecaptureOnly
@@ -1426,8 +1461,10 @@ impl<'p> Evaluator<'p> {
             Err(_) => refused("对方被将军，不能停着 / the other side is in check"),
         };
         let exhausted = s.exhausted;
+        self.stats.exchange_nodes += budget.used();
         self.charge(&budget, exhausted);
         self.ctxs[ctx].exchanges.insert(key, s.clone());
+        self.searches.insert(global, s.clone());
         s
     }
 
@@ -1492,6 +1529,12 @@ impl<'p> Evaluator<'p> {
         if let Some(s) = c.mates.get(&key) {
             return s.clone();
         }
+        let global = SearchKey::Mate(c.pos.hash(), side, plies);
+        if let Some(s) = self.searches.get(&global) {
+            let s = s.clone();
+            self.ctxs[ctx].mates.insert(key, s.clone());
+            return s;
+        }
         let mut start = c.pos.clone();
         if start.side_to_move() != side {
             if start.in_check() {
@@ -1503,7 +1546,9 @@ impl<'p> Evaluator<'p> {
         }
         let plies = usize::try_from(plies.max(0)).unwrap_or(0);
         let mut budget = self.search_budget();
+        self.stats.mates += 1;
         let r = tactics::mate_by_checks(&start, plies, &mut budget);
+        self.stats.mate_nodes += budget.used();
         let s = match r {
             MateSearch::Mate(line) => Searched {
                 value: 1,
@@ -1518,6 +1563,7 @@ impl<'p> Evaluator<'p> {
         let exhausted = s.exhausted;
         self.charge(&budget, exhausted);
         self.ctxs[ctx].mates.insert(key, s.clone());
+        self.searches.insert(global, s.clone());
         s
     }
 
@@ -1531,10 +1577,24 @@ impl<'p> Evaluator<'p> {
         let Some(sq) = c.square(id) else {
             return false;
         };
+        let global = SearchKey::MateWithout(c.pos.hash(), side, sq.index() as u8, plies);
+        if let Some(s) = self.searches.get(&global) {
+            return s.value != 0;
+        }
         let mut setup = c.pos.to_setup();
         setup.put(sq, None);
         setup.side = side;
         let Ok(start) = setup.validate() else {
+            self.searches.insert(
+                global,
+                Searched {
+                    value: 0,
+                    line: Rc::new(Vec::new()),
+                    start: None,
+                    exhausted: false,
+                    refused: None,
+                },
+            );
             return false;
         };
         let plies = usize::try_from(plies.max(0)).unwrap_or(0);
@@ -1542,6 +1602,16 @@ impl<'p> Evaluator<'p> {
         let r = tactics::mate_by_checks(&start, plies, &mut budget);
         let exhausted = matches!(r, MateSearch::BudgetExhausted);
         self.charge(&budget, exhausted);
+        self.searches.insert(
+            global,
+            Searched {
+                value: i64::from(r.is_mate()),
+                line: Rc::new(Vec::new()),
+                start: None,
+                exhausted,
+                refused: None,
+            },
+        );
         r.is_mate()
     }
 

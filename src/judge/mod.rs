@@ -155,6 +155,8 @@ pub struct Ruling {
     pub verdict: Vec<Trace>,
     /// Nodes the searches visited.
     pub nodes: u64,
+    /// What the classification cost, counted.
+    pub stats: eval::Stats,
 }
 
 /// Parses `moves` (any notation) from `start`, finds the last cycle and
@@ -176,6 +178,7 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
         pos.make(mv);
     }
     let nodes = ev.nodes();
+    let stats = ev.stats;
     drop(ev);
     let facts = eval::CycleFacts {
         sides: moves.iter().map(|m| m.side).collect(),
@@ -230,6 +233,7 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
         case,
         verdict,
         nodes,
+        stats,
     }
 }
 
