@@ -162,6 +162,7 @@ enum Derive {
     Before,
     Pass,
     Take(PieceId, PieceId),
+    Lift(PieceId),
 }
 
 /// Real and fake roots of a piece.
@@ -255,7 +256,6 @@ pub struct Evaluator<'p> {
 enum SearchKey {
     Exchange(u64, u8, u8, bool),
     Mate(u64, Color, i64),
-    MateWithout(u64, Color, u8, i64),
 }
 
 /// What a judgement cost, counted.
@@ -612,6 +612,12 @@ impl<'p> Evaluator<'p> {
             Op::Prim(p, args) => self.prim(*p, args, ctx, base),
             Op::Before(body) => self.in_context(Derive::Before, body, ctx, base),
             Op::AfterPass(body) => self.in_context(Derive::Pass, body, ctx, base),
+            Op::AfterLift(p, body) => {
+                let Value::Piece(p) = self.eval(p, ctx, base) else {
+                    return Value::Bool(false);
+                };
+                self.in_context(Derive::Lift(p), body, ctx, base)
+            }
             Op::AfterTake(a, b, body) => {
                 let (Value::Piece(a), Value::Piece(b)) =
                     (self.eval(a, ctx, base), self.eval(b, ctx, base))
@@ -813,6 +819,13 @@ impl<'p> Evaluator<'p> {
                             self.piece_text(b, ctx).en
                         ),
                     ),
+                    Derive::Lift(p) => (
+                        format!("拿掉{}后的局面不合法", self.piece_text(p, ctx).zh),
+                        format!(
+                            "the position without {} is not a legal one",
+                            self.piece_text(p, ctx).en
+                        ),
+                    ),
                     _ => (
                         "此时不能停着（被将军）".to_string(),
                         "no pass is possible here (in check)".to_string(),
@@ -829,6 +842,10 @@ impl<'p> Evaluator<'p> {
             let what = match how {
                 Derive::Before => Text::new("着法之前", "before the move"),
                 Derive::Pass => Text::new("停着一步后", "after a pass"),
+                Derive::Lift(p) => {
+                    let pt = self.piece_text(p, ctx);
+                    Text::new(format!("拿掉{}", pt.zh), format!("with {} lifted off", pt.en))
+                }
                 Derive::Take(a, b) => {
                     let pa = self.piece_text(a, ctx);
                     let pb = self.piece_text(b, ctx);
@@ -883,6 +900,20 @@ impl<'p> Evaluator<'p> {
                 let mut pos = c.pos.clone();
                 pos.pass();
                 Some(Ctx::with(pos, c.id_at, c.sq_of))
+            }
+            Derive::Lift(p) => {
+                let sq = c.square(p)?;
+                if c.pos.piece_at(sq).is_some_and(|pc| pc.kind == Kind::King) {
+                    return None;
+                }
+                let mut setup = c.pos.to_setup();
+                setup.put(sq, None);
+                let pos = setup.validate().ok()?;
+                let mut id_at = c.id_at;
+                let mut sq_of = c.sq_of;
+                id_at[sq.index()] = NONE;
+                sq_of[p as usize] = NONE;
+                Some(Ctx::with(pos, id_at, sq_of))
             }
             Derive::Take(a, b) => {
                 let from = c.square(a)?;
@@ -1245,38 +1276,6 @@ impl<'p> Evaluator<'p> {
                     list.iter().map(|a| Value::Piece(c.id(a.square))).collect(),
                 ))
             }
-            Prim::ThreatensMateWithout => {
-                let (Value::Side(side), Value::Piece(id), plies) = (&v[0], &v[1], v[2].int())
-                else {
-                    return Value::Bool(false);
-                };
-                let (side, id) = (*side, *id);
-                let yes = self.mate_without(ctx, side, id, plies);
-                if self.tracing {
-                    let pt = self.piece_text(id, ctx);
-                    let t = if yes {
-                        Text::new(
-                            format!("拿掉{}，{}方即有连将杀", pt.zh, side.chinese()),
-                            format!(
-                                "with {} off the board, {} would mate by checks",
-                                pt.en,
-                                side.english()
-                            ),
-                        )
-                    } else {
-                        Text::new(
-                            format!("拿掉{}，{}方也无连将杀", pt.zh, side.chinese()),
-                            format!(
-                                "even with {} off the board, {} has no mate by checks",
-                                pt.en,
-                                side.english()
-                            ),
-                        )
-                    };
-                    self.fact(t, Some(yes));
-                }
-                Value::Bool(yes)
-            }
             Prim::Moves => {
                 let (Value::Side(side), Some(cycle)) = (&v[0], self.cycle) else {
                     return Value::Set(Rc::new(Vec::new()));
@@ -1565,54 +1564,6 @@ impl<'p> Evaluator<'p> {
         self.ctxs[ctx].mates.insert(key, s.clone());
         self.searches.insert(global, s.clone());
         s
-    }
-
-    /// `threatens_mate_without`: the position with one piece lifted off,
-    /// `side` to move; a position that lifting makes illegal for the side
-    /// not to move (its king then attacked) has no answer and counts as no.
-    fn mate_without(&mut self, ctx: usize, side: Color, id: PieceId, plies: i64) -> bool {
-        let Some(c) = self.ctxs.get(ctx) else {
-            return false;
-        };
-        let Some(sq) = c.square(id) else {
-            return false;
-        };
-        let global = SearchKey::MateWithout(c.pos.hash(), side, sq.index() as u8, plies);
-        if let Some(s) = self.searches.get(&global) {
-            return s.value != 0;
-        }
-        let mut setup = c.pos.to_setup();
-        setup.put(sq, None);
-        setup.side = side;
-        let Ok(start) = setup.validate() else {
-            self.searches.insert(
-                global,
-                Searched {
-                    value: 0,
-                    line: Rc::new(Vec::new()),
-                    start: None,
-                    exhausted: false,
-                    refused: None,
-                },
-            );
-            return false;
-        };
-        let plies = usize::try_from(plies.max(0)).unwrap_or(0);
-        let mut budget = self.search_budget();
-        let r = tactics::mate_by_checks(&start, plies, &mut budget);
-        let exhausted = matches!(r, MateSearch::BudgetExhausted);
-        self.charge(&budget, exhausted);
-        self.searches.insert(
-            global,
-            Searched {
-                value: i64::from(r.is_mate()),
-                line: Rc::new(Vec::new()),
-                start: None,
-                exhausted,
-                refused: None,
-            },
-        );
-        r.is_mate()
     }
 
     // ---- showing values ----------------------------------------------------

@@ -46,7 +46,6 @@ pub enum Prim {
     MateByChecks,
     ThreatensMate,
     Checkers,
-    ThreatensMateWithout,
     Other,
     Moves,
     NatureOf,
@@ -89,7 +88,6 @@ impl Prim {
             "mate_by_checks" => Prim::MateByChecks,
             "threatens_mate" => Prim::ThreatensMate,
             "checkers" => Prim::Checkers,
-            "threatens_mate_without" => Prim::ThreatensMateWithout,
             "other" => Prim::Other,
             "moves" => Prim::Moves,
             "nature_of" => Prim::NatureOf,
@@ -142,6 +140,7 @@ pub enum Op {
     Before(Box<Node>),
     AfterTake(Box<Node>, Box<Node>, Box<Node>),
     AfterPass(Box<Node>),
+    AfterLift(Box<Node>, Box<Node>),
 }
 
 /// Names and citation shared by definitions, natures, clauses and cases.
@@ -522,7 +521,7 @@ fn mentions_natures_of(defs: &[DefinitionCode], cases: &[CaseCode]) -> bool {
             Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => false,
             Op::Prim(_, args) | Op::Def(_, args) | Op::SetLiteral(args) => args.iter().any(walk),
             Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::AfterPass(a) => walk(a),
-            Op::Binary(_, a, b) => walk(a) || walk(b),
+            Op::Binary(_, a, b) | Op::AfterLift(a, b) => walk(a) || walk(b),
             Op::If(a, b, c) | Op::AfterTake(a, b, c) => walk(a) || walk(b) || walk(c),
             Op::Quantified {
                 set, filter, body, ..
@@ -632,6 +631,7 @@ fn lower_expr(e: &Expr, frame: &mut Frame, names: &Names<'_>) -> Result<Node, Lo
             match &**ctx {
                 Context::Before => Op::Before(body),
                 Context::AfterPass => Op::AfterPass(body),
+                Context::AfterLift(p) => Op::AfterLift(boxed(p, frame, names)?, body),
                 Context::AfterTake(a, b) => {
                     Op::AfterTake(boxed(a, frame, names)?, boxed(b, frame, names)?, body)
                 }

@@ -443,6 +443,9 @@ pub enum Context {
     Before,
     AfterTake(Expr, Expr),
     AfterPass,
+    /// `after lift(p) { … }`: the position with piece p taken off the
+    /// board, the same side to move.
+    AfterLift(Expr),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

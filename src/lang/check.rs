@@ -910,9 +910,13 @@ fn free_refs<'a>(e: &'a Expr, bound: &mut Vec<&'a str>, out: &mut Vec<Ref<'a>>) 
                 span: context_keyword(e.span, ctx),
                 kind: RefKind::Context,
             });
-            if let Context::AfterTake(a, b) = &**ctx {
-                free_refs(a, bound, out);
-                free_refs(b, bound, out);
+            match &**ctx {
+                Context::AfterTake(a, b) => {
+                    free_refs(a, bound, out);
+                    free_refs(b, bound, out);
+                }
+                Context::AfterLift(p) => free_refs(p, bound, out),
+                Context::Before | Context::AfterPass => {}
             }
             free_refs(body, bound, out);
         }
@@ -924,6 +928,7 @@ fn context_name(ctx: &Context) -> &'static str {
         Context::Before => "before { … }",
         Context::AfterTake(..) => "after take(…) { … }",
         Context::AfterPass => "after pass { … }",
+        Context::AfterLift(..) => "after lift(…) { … }",
     }
 }
 
@@ -932,7 +937,7 @@ fn context_name(ctx: &Context) -> &'static str {
 fn context_keyword(whole: Span, ctx: &Context) -> Span {
     let len = match ctx {
         Context::Before => "before".len(),
-        Context::AfterTake(..) | Context::AfterPass => "after".len(),
+        Context::AfterTake(..) | Context::AfterPass | Context::AfterLift(..) => "after".len(),
     };
     Span::new(whole.start, (whole.start + len).min(whole.end))
 }
@@ -1705,11 +1710,17 @@ impl<'b, 'r> Walk<'b, 'r> {
                 then.or(other)
             }
             ExprKind::Context(ctx, body) => {
-                if let Context::AfterTake(a, b) = &**ctx {
-                    self.expect(a, Ty::Piece, || "the capturer in `after take(a, b)`".into());
-                    self.expect(b, Ty::Piece, || {
-                        "the captured piece in `after take(a, b)`".into()
-                    });
+                match &**ctx {
+                    Context::AfterTake(a, b) => {
+                        self.expect(a, Ty::Piece, || "the capturer in `after take(a, b)`".into());
+                        self.expect(b, Ty::Piece, || {
+                            "the captured piece in `after take(a, b)`".into()
+                        });
+                    }
+                    Context::AfterLift(p) => {
+                        self.expect(p, Ty::Piece, || "the piece in `after lift(p)`".into());
+                    }
+                    Context::Before | Context::AfterPass => {}
                 }
                 self.ty(body)
             }

@@ -957,6 +957,7 @@ fn expr_doc(e: &Expr, next: Next) -> Doc {
             let head = match ctx.as_ref() {
                 Context::Before => text("before"),
                 Context::AfterPass => text("after pass"),
+                Context::AfterLift(p) => bracketed("after lift(".into(), vec![at(p, TOP)], ")"),
                 Context::AfterTake(a, b) => {
                     bracketed("after take(".into(), vec![at(a, TOP), at(b, TOP)], ")")
                 }

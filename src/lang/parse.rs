@@ -643,6 +643,7 @@ fn is_keyword_token(rule: Rule) -> bool {
             | Rule::after_kw
             | Rule::take_kw
             | Rule::pass_kw
+            | Rule::lift_kw
             | Rule::count_kw
             | Rule::for_kw
             | Rule::must_kw
@@ -787,6 +788,10 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             let ctx = match which.as_rule() {
                 Rule::before_kw => Context::Before,
                 Rule::after_pass => Context::AfterPass,
+                Rule::after_lift => {
+                    let mut args = meaningful(which);
+                    Context::AfterLift(build_expr(args.next().ok_or(span)?)?)
+                }
                 Rule::after_take => {
                     let mut args = meaningful(which);
                     let a = build_expr(args.next().ok_or(span)?)?;

@@ -381,17 +381,7 @@ static PRIMITIVES: &[Primitive] = &[
         scope: Scope::Move,
         needs_values: false,
         doc: "the enemy pieces giving check to side s",
-        concept: "将 the checking pieces; 自毙 the check that created a threat, 24.18",
-    },
-    Primitive {
-        name: "threatens_mate_without",
-        params: &[Ty::Side, Ty::Piece, Ty::Int],
-        param_names: &["s", "p", "plies"],
-        result: Ty::Bool,
-        scope: Scope::Move,
-        needs_values: false,
-        doc: "with piece p taken off the board, s (given the move) could mate by checks within `plies` plies",
-        concept: "自毙 a mate threat the checker created by leaving its post, 24.18 and 26.3",
+        concept: "将 the checking pieces; 自毙 the check set aside with `after lift(c)`, 24.18",
     },
     // ---- pure functions ----------------------------------------------------
     Primitive {

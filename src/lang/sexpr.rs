@@ -89,6 +89,7 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::Context(ctx, body) => match ctx.as_ref() {
             Context::Before => format!("(before {})", expr(body)),
             Context::AfterPass => format!("(after-pass {})", expr(body)),
+            Context::AfterLift(p) => format!("(after-lift {} {})", expr(p), expr(body)),
             Context::AfterTake(a, b) => {
                 format!("(after-take {} {} {})", expr(a), expr(b), expr(body))
             }
