@@ -75,11 +75,12 @@ fn a_longer_line_is_judged_by_its_last_cycle() {
 #[test]
 fn a_new_attack_on_an_unprotected_piece_is_a_chase() {
     let book = edition("2011");
-    // Red rook a1, black cannon b8, black king d9 behind an advisor that
-    // keeps it free; red king e0.
+    // Red rook a1, black cannon b8, black king d9 with an advisor on f9
+    // (so black is never without a move); red king e0. Nothing else stands
+    // on rank 8, so the cannon's step away uncovers nothing.
     let r = rule(
         &book,
-        "3k5/1c2a4/9/9/9/9/9/9/R8/4K4 w",
+        "3k1a3/1c7/9/9/9/9/9/9/R8/4K4 w",
         "a1a8 b8b7 a8a1 b7b8",
     );
     let n = natures(&book, &r);
