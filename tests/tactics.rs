@@ -6,8 +6,8 @@
 
 use qili::board::{parse_fen, Move, Position, Square};
 use qili::tactics::{
-    attackers, checkers, exchange, gives_check, is_rooted, mate_by_checks, mate_threat, protection,
-    pseudo_attackers, ExchangeLimits, MateSearch, NodeBudget, ValueTable,
+    attackers, checkers, exchange, exchange_exceeds, gives_check, is_rooted, mate_by_checks,
+    mate_threat, protection, pseudo_attackers, ExchangeLimits, MateSearch, NodeBudget, ValueTable,
 };
 
 fn pos(fen: &str) -> Position {
@@ -312,4 +312,42 @@ fn mate_searches_answer_with_real_mating_lines() {
     }
     // The sample has middlegame checks but few forced mates; any found was verified.
     let _ = mates;
+}
+
+/// The null-window question "does the exchange net more than t" answers as
+/// the full exchange does, on every capture of positions from real games.
+#[test]
+fn the_threshold_question_agrees_with_the_full_exchange() {
+    let values = ValueTable::conventional();
+    let mut asked = 0;
+    for p in &positions(6) {
+        for &m in p.legal_moves().iter() {
+            if p.piece_at(m.to).is_none() {
+                continue;
+            }
+            let mut budget = NodeBudget::new(200_000);
+            let r = exchange(p, m, &values, ExchangeLimits::default(), &mut budget)
+                .unwrap_or_else(|e| panic!("{p:?} {m}: {e}"));
+            if r.exhausted {
+                continue;
+            }
+            let value = match r.mated {
+                Some(c) if c == r.starter => -1000,
+                Some(_) => 1000,
+                None => i64::from(r.net),
+            };
+            for t in [-5, -1, 0, 1, 2, 4, 5, 9] {
+                let mut budget = NodeBudget::new(200_000);
+                let (above, cut) =
+                    exchange_exceeds(p, m, &values, ExchangeLimits::default(), &mut budget, t)
+                        .unwrap_or_else(|e| panic!("{p:?} {m}: {e}"));
+                if cut {
+                    continue;
+                }
+                assert_eq!(above, value > t, "{p:?} {m} t={t}: full {value}");
+                asked += 1;
+            }
+        }
+    }
+    assert!(asked > 1000, "{asked}");
 }

@@ -201,6 +201,64 @@ pub fn exchange_for(
     Ok(run(&mut p, first, values, limits, budget))
 }
 
+/// Whether the starter's net from the segment that `first` opens is more
+/// than `threshold` (a mate of the other side counts as more than any
+/// material, being mated as less). The same search as [`exchange_for`]
+/// with a null window around the threshold, so it stops as soon as the
+/// answer is known: the question "does taking win material" costs far
+/// fewer nodes than "how much does it win". The second value says whether
+/// a limit cut the search (the answer is then an estimate).
+pub fn exchange_exceeds(
+    pos: &Position,
+    first: Move,
+    values: &ValueTable,
+    limits: ExchangeLimits,
+    budget: &mut NodeBudget,
+    threshold: i64,
+) -> Result<(bool, bool), ExchangeError> {
+    let mover = pos
+        .piece_at(first.from)
+        .ok_or(ExchangeError::NoPiece(first.from))?
+        .color;
+    let mut p = pos.clone();
+    if mover != pos.side_to_move() {
+        if pos.in_check() {
+            return Err(ExchangeError::PassInCheck);
+        }
+        p.pass();
+    }
+    if !p.is_legal(first) {
+        return Err(ExchangeError::IllegalFirstMove(first));
+    }
+    let starter = p.side_to_move();
+    let gain = captured_value(&p, first, values);
+    let max_ply = limits.max_plies.clamp(1, MAX_PLIES);
+    let mut search = Search {
+        values,
+        budget,
+        max_ply,
+        scope: limits.scope,
+        exhausted: false,
+        pv: Pv::new(max_ply, first),
+        hashes: [0; MAX_PLIES + 2],
+    };
+    search.hashes[0] = p.hash();
+    if !search.budget.spend() {
+        return Ok((false, true));
+    }
+    let targets = Targets::default().after_by(starter, first, gain_is_capture(&p, first));
+    p.make(first);
+    let state = LineState {
+        material: -i64::from(gain),
+        targets,
+        quiet_checks: limits.max_quiet_checks,
+    };
+    // Starter's net > t  <=>  the reply side's score < -t, i.e. <= -t - 1.
+    let t = threshold.clamp(-MATE / 2, MATE / 2);
+    let score = search.node(&mut p, 1, -t - 1, -t, state);
+    Ok((score <= -t - 1, search.exhausted))
+}
+
 /// Plays the forced first move and searches the replies; `first` is legal.
 fn run(
     pos: &mut Position,

@@ -28,7 +28,8 @@ pub use attack::{
     attackers, can_take, checkers, gives_check, is_attacked, pseudo_attackers, Attacker,
 };
 pub use exchange::{
-    exchange, exchange_for, CaptureScope, ExchangeError, ExchangeLimits, ExchangeResult,
+    exchange, exchange_exceeds, exchange_for, CaptureScope, ExchangeError, ExchangeLimits,
+    ExchangeResult,
 };
 pub use mate::{is_checkmate, is_lost, mate_by_checks, mate_threat, MateSearch, ThreatError};
 pub use protection::{is_rooted, is_rooted_against, protection, CaptureDefence, Protection};
