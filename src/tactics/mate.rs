@@ -199,12 +199,14 @@ impl<'b> MateSearcher<'b> {
     /// still loses within `depth`, or `None` if some answer escapes.
     fn defend(&mut self, pos: &mut Position, ply: usize, depth: usize) -> Option<usize> {
         self.pv.clear(ply);
+        if depth < 2 || ply >= MAX_PLIES {
+            // The last check of the line: only whether any answer exists
+            // matters, and the first legal move found says so.
+            return if pos.has_legal_move() { None } else { Some(0) };
+        }
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return Some(0);
-        }
-        if depth < 2 || ply >= MAX_PLIES {
-            return None;
         }
         let mut worst = 0;
         // Captures first: taking the checker is the likeliest escape.
