@@ -256,3 +256,82 @@ fn every_case_agrees_with_its_article() {
     assert!(judged > 0 || files.is_empty());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+// ---- real games -------------------------------------------------------------
+
+/// Repetition cycles of 4–8 plies from the bundled master games.
+fn game_cycles(limit: usize) -> Vec<qili::judge::Cycle> {
+    use qili::board::{Move, Position};
+    let mut out = Vec::new();
+    for file in [
+        "Hu_Ronghua_1391_UCI_games.pgn",
+        "Liu_Dahua_1125_UCI_games.pgn",
+    ] {
+        let text = std::fs::read_to_string(format!("data/games/wukong-xqdb/{file}")).unwrap();
+        for block in text
+            .split("\n\n")
+            .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
+        {
+            let mut pos = Position::startpos();
+            let mut history = vec![pos.clone()];
+            let mut moves: Vec<Move> = Vec::new();
+            for token in block
+                .split_whitespace()
+                .filter(|t| t.len() == 4 && !t.ends_with('.'))
+            {
+                let m = Move::new(token[..2].parse().unwrap(), token[2..].parse().unwrap());
+                pos.make(m);
+                moves.push(m);
+                history.push(pos.clone());
+                let now = moves.len();
+                let key = pos.repetition_key();
+                if let Some(i) = (now.saturating_sub(8)..now.saturating_sub(3))
+                    .rev()
+                    .find(|&i| history[i].repetition_key() == key)
+                {
+                    out.push(qili::judge::Cycle {
+                        start: history[i].clone(),
+                        moves: moves[i..now].to_vec(),
+                        offset: 0,
+                    });
+                    if out.len() >= limit {
+                        return out;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Cycles from master games: every ruling is consistent with its own
+/// verdict table (26.4: one side forbidden and the other allowed → the
+/// forbidden side changes; 26.2: a lone perpetual check changes), and both
+/// reports render.
+#[test]
+fn rulings_on_real_game_cycles_follow_the_verdict_table() {
+    let book = edition("2011");
+    let cycles = game_cycles(150);
+    assert!(cycles.len() >= 100, "{}", cycles.len());
+    for cy in cycles {
+        let r = judge_cycle(&book, cy, Options::default());
+        let forbidden = [r.sides[0].forbidden.unwrap(), r.sides[1].forbidden.unwrap()];
+        let checks = |c: Color| {
+            r.moves
+                .iter()
+                .filter(|m| m.side == c)
+                .all(|m| m.nature(&book) == "将")
+        };
+        let expected = match forbidden {
+            [true, false] => Outcome::MustChange(Color::Red),
+            [false, true] => Outcome::MustChange(Color::Black),
+            _ if checks(Color::Red) && !checks(Color::Black) => Outcome::MustChange(Color::Red),
+            _ if checks(Color::Black) && !checks(Color::Red) => Outcome::MustChange(Color::Black),
+            _ => Outcome::Draw,
+        };
+        let fen = qili::board::to_fen(&r.cycle.start);
+        assert_eq!(r.outcome, expected, "{fen}");
+        assert!(!to_text(&book, &r, true, true).is_empty());
+        assert!(serde_json::to_string(&to_json(&book, &r, false)).is_ok());
+    }
+}
