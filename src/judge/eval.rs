@@ -29,6 +29,9 @@ use crate::lang::ast::{BinOp, Quantifier};
 use crate::notation::chinese;
 use crate::tactics::{self, CaptureScope, ExchangeLimits, MateSearch, NodeBudget};
 
+/// How many members of a failing `exists` an exhaustive explanation shows.
+const MEMBERS_SHOWN: usize = 8;
+
 /// Nodes one search may visit (a mate search or one capture exchange).
 pub const SEARCH_NODES: u64 = 40_000;
 /// Nodes all searches of one judgement may visit together.
@@ -245,6 +248,9 @@ pub struct Evaluator<'p> {
     traces: Vec<Vec<Trace>>,
     /// Work done, for profiling: exchange searches, mate searches, contexts.
     pub stats: Stats,
+    /// Explain failures too: a failing `exists` shows each member it tried
+    /// (`--explain`), not only that none qualified.
+    pub exhaustive: bool,
     /// Search results by position (Zobrist hash), shared by every context
     /// of the judgement: the cycle's positions come back as the root of
     /// one move and the `before` of the next, and hypothetical captures
@@ -289,6 +295,7 @@ impl<'p> Evaluator<'p> {
             traces: Vec::new(),
             stats: Stats::default(),
             searches: HashMap::default(),
+            exhaustive: false,
         }
     }
 
@@ -869,6 +876,39 @@ impl<'p> Evaluator<'p> {
             return Value::Bool(if decided.is_some() { want } else { !want });
         }
         let Some(i) = decided else {
+            if self.exhaustive && want {
+                // Why nothing qualified: each member that passed the filter,
+                // with the trace of its failure (the first few).
+                let mut shown = 0;
+                for m in members.iter() {
+                    self.stack[base + slot] = m.clone();
+                    self.tracing = false;
+                    let selected = filter.is_none_or(|f| self.eval(f, ctx, base).truth());
+                    self.tracing = true;
+                    if !selected {
+                        continue;
+                    }
+                    if shown == MEMBERS_SHOWN {
+                        self.fact(Text::new("……", "…"), None);
+                        break;
+                    }
+                    shown += 1;
+                    self.open();
+                    let holds = self.eval(body, ctx, base).truth();
+                    let children = self.close();
+                    let t = self.show(m, ctx);
+                    self.note(Trace {
+                        step: Step::Witness,
+                        what: Text::new(
+                            format!("{var} = {}：不成立", t.zh),
+                            format!("{var} = {}: fails", t.en),
+                        ),
+                        holds: Some(holds),
+                        cite: None,
+                        children,
+                    });
+                }
+            }
             let (zh, en) = if want {
                 (
                     format!("没有满足条件的 {var}"),

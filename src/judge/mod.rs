@@ -171,6 +171,7 @@ pub fn judge_line(book: &Rulebook, start: &Position, moves: &str, opts: Options)
 pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
     let prog = &book.program;
     let mut ev = Evaluator::new(prog);
+    ev.exhaustive = opts.explain;
     let mut moves = Vec::with_capacity(cycle.moves.len());
     let mut pos = cycle.start.clone();
     for (i, &mv) in cycle.moves.iter().enumerate() {
