@@ -103,7 +103,7 @@ fn slow_legal(pos: &Position) -> Vec<(usize, usize)> {
     let us = pos.side_to_move();
     let mut out = Vec::new();
     for from in 0..90 {
-        if !b[from].is_some_and(|p| p.color == us) {
+        if b[from].is_none_or(|p| p.color != us) {
             continue;
         }
         for to in 0..90 {

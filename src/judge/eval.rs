@@ -729,7 +729,7 @@ impl<'p> Evaluator<'p> {
             return false;
         };
         let (Some(from), Some(to)) = (c.square(a), c.square(b)) else {
-            return false > (t < 0);
+            return 0 > t;
         };
         let key = (from.index() as u8, to.index() as u8, recapture);
         if let Some(s) = c.exchanges.get(&key) {

@@ -2266,7 +2266,7 @@ fn unused(book: &Book<'_>) -> Vec<CheckError> {
             // A definition's reference to itself does not use it.
             book.defs
                 .get(r.name)
-                .map_or(true, |d| d.edition != *e || !within(d.node.span, r.span))
+                .is_none_or(|d| d.edition != *e || !within(d.node.span, r.span))
         })
         .map(|(_, r)| r.name)
         .collect();

@@ -116,7 +116,7 @@ pub fn selects(pos: &Position, sq: Square, color: Color, kind: Kind, selector: S
     let Some(index) = group.iter().position(|&s| s == sq) else {
         return false;
     };
-    let on = |file: Option<File>| file.map_or(true, |f| f == sq.file());
+    let on = |file: Option<File>| file.is_none_or(|f| f == sq.file());
     match selector {
         Selector::File(f) => f == sq.file(),
         Selector::WxfFile(f) => {

@@ -256,7 +256,7 @@ pub fn exchange_exceeds(
     // Starter's net > t  <=>  the reply side's score < -t, i.e. <= -t - 1.
     let t = threshold.clamp(-MATE / 2, MATE / 2);
     let score = search.node(&mut p, 1, -t - 1, -t, state);
-    Ok((score <= -t - 1, search.exhausted))
+    Ok((score < -t, search.exhausted))
 }
 
 /// Plays the forced first move and searches the replies; `first` is legal.
