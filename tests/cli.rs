@@ -107,3 +107,68 @@ fn bad_input_exits_non_zero_with_a_coded_diagnostic_on_stderr() {
         assert!(err.contains(code), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn judge_json_is_the_documented_contract() {
+    let o = qili(&[
+        "judge",
+        "--rules",
+        "2011",
+        "--fen",
+        "3k5/R8/9/9/9/9/9/9/9/4K4 w",
+        "--moves",
+        "车九进一 将4进1 车九退一 将4退1",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["moves", "outcome", "rules", "sides"]);
+    assert_eq!(v["outcome"], "red_must_change");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 4);
+    assert_eq!(v["moves"][1]["side"], "black");
+    assert_eq!(v["sides"]["red"]["status"], "forbidden");
+}
+
+#[test]
+fn judge_a_corpus_case_and_say_whether_the_article_agrees() {
+    let o = qili(&["judge", "--case", "cases/s3-2.toml"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    // Seed 003 图2: red 一杀一闲, black 一将一捉 — black must change.
+    assert!(
+        out.contains("裁决：黑方一将一捉为禁止着法，红方一杀一闲为允许着法：黑方变着，不变作负"),
+        "{out}"
+    );
+    assert!(out.contains("the article agrees"), "{out}");
+}
+
+#[test]
+fn the_corpus_run_ends_with_its_timing_and_counts() {
+    let o = qili(&["test"]);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let last = lines.last().copied().unwrap_or_default();
+    assert!(
+        last.ends_with(" failed") && last.contains(" passed, "),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("ruled ") && l.contains("median") && l.contains("p99")),
+        "{out}"
+    );
+    assert_eq!(o.status.success(), last.ends_with(", 0 failed"));
+}
+
+#[test]
+fn judge_refuses_bad_input_with_coded_diagnostics() {
+    let no_cycle = qili(&["judge", "--moves", "炮二平五 马8进7"]);
+    assert!(!no_cycle.status.success());
+    assert!(String::from_utf8_lossy(&no_cycle.stderr).contains("qili::judge::no_repetition"));
+    let unknown = qili(&["judge", "--rules", "2012", "--moves", "炮二平五"]);
+    assert!(!unknown.status.success());
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("qili::rules::unknown_edition"));
+}
