@@ -332,8 +332,15 @@ impl Position {
     /// Whether the side to move has a legal move. In Xiangqi a side without
     /// one has lost, whether it is in check (将死) or not (困毙).
     pub fn has_legal_move(&self) -> bool {
-        // Cheap enough: a full generation is a few hundred nanoseconds.
-        self.count_legal() > 0
+        let mut found = false;
+        self.generate_legal(
+            |_| true,
+            |_| {
+                found = true;
+                false
+            },
+        );
+        found
     }
 
     /// Checkmated: in check with no legal move.
@@ -624,6 +631,20 @@ impl Position {
     /// its pseudo-legal moves legal.
     #[inline]
     fn for_each_legal(&self, mut f: impl FnMut(Move)) {
+        self.generate_legal(
+            |_| true,
+            |m| {
+                f(m);
+                true
+            },
+        );
+    }
+
+    /// The legal moves `keep` accepts, `keep` asked before the legality
+    /// test (searches that want only captures and checks skip the test for
+    /// every other move). `f` returns `false` to stop the generation.
+    #[inline]
+    fn generate_legal(&self, mut keep: impl FnMut(Move) -> bool, mut f: impl FnMut(Move) -> bool) {
         let us = self.side;
         let them = us.opponent();
         let ksq = self.kings[us.index()];
@@ -636,38 +657,50 @@ impl Position {
             self.fill_resolvers(ksq, them, &mut risk);
         }
         let r = &risk;
+        let mut go = true;
         let mut bits = self.occupied[us.index()];
-        while bits != 0 {
+        while bits != 0 && go {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let from = CELL_OF_INDEX[i] as usize;
             let sq = Square::from_index_unchecked(i as u8);
+            let mut emit = |to: Cell, test: bool, in_check: bool| {
+                if !go {
+                    return;
+                }
+                let m = Move::new(sq, square_of(to));
+                if keep(m) && (!test || self.leaves_king_safe(from, to, ksq, them, in_check)) {
+                    go = f(m);
+                }
+            };
             if in_check {
                 let touches = from == ksq || r.flags[from] & RESOLVE != 0;
                 self.generate_from(from, &mut |_, to| {
-                    if (touches || r.flags[to] & RESOLVE != 0)
-                        && self.leaves_king_safe(from, to, ksq, them, true)
-                    {
-                        f(Move::new(sq, square_of(to)));
+                    if touches || r.flags[to] & RESOLVE != 0 {
+                        emit(to, true, true);
                     }
                 });
             } else if r.flags[from] & LEAVE != 0 {
-                self.generate_from(from, &mut |_, to| {
-                    if self.leaves_king_safe(from, to, ksq, them, false) {
-                        f(Move::new(sq, square_of(to)));
-                    }
-                });
+                self.generate_from(from, &mut |_, to| emit(to, true, false));
             } else if r.any_entry {
                 self.generate_from(from, &mut |_, to| {
-                    if r.flags[to] & ENTER == 0 || self.leaves_king_safe(from, to, ksq, them, false)
-                    {
-                        f(Move::new(sq, square_of(to)));
-                    }
+                    emit(to, r.flags[to] & ENTER != 0, false);
                 });
             } else {
-                self.generate_from(from, &mut |_, to| f(Move::new(sq, square_of(to))));
+                self.generate_from(from, &mut |_, to| emit(to, false, false));
             }
         }
+    }
+
+    /// The legal moves `keep` accepts; `keep` is asked before the (more
+    /// costly) legality test.
+    pub fn legal_moves_where(&self, keep: impl FnMut(Move) -> bool) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(keep, |m| {
+            list.push(m);
+            true
+        });
+        list
     }
 
     /// Whether the move `from → to` leaves the mover's king (on `ksq`) safe.
