@@ -101,3 +101,35 @@ fn every_move_of_the_bundled_master_games_is_legal() {
     assert_eq!(games, 2516);
     assert!(plies > 150_000, "{plies} plies");
 }
+
+#[test]
+fn filtered_generation_keeps_exactly_the_legal_moves_it_is_asked_for() {
+    // Captures only, through the filter, against the full list filtered
+    // afterwards, along a master game.
+    let text = std::fs::read_to_string(format!(
+        "{}/data/games/wukong-xqdb/Liu_Dahua_1125_UCI_games.pgn",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let block = text
+        .split("\n\n")
+        .find(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
+        .unwrap();
+    let mut pos = Position::startpos();
+    for token in block
+        .split_whitespace()
+        .filter(|t| t.len() == 4 && !t.ends_with('.'))
+    {
+        let captures = |m: &Move| pos.piece_at(m.to).is_some();
+        let all: Vec<Move> = pos.legal_moves().iter().copied().filter(captures).collect();
+        let filtered: Vec<Move> = pos
+            .legal_moves_where(|m| pos.piece_at(m.to).is_some())
+            .iter()
+            .copied()
+            .collect();
+        assert_eq!(all, filtered, "{pos:?}");
+        assert_eq!(pos.has_legal_move(), !pos.legal_moves().is_empty());
+        let m = Move::new(token[..2].parse().unwrap(), token[2..].parse().unwrap());
+        pos.make(m);
+    }
+}
