@@ -184,6 +184,23 @@ fn a_rules_file_with_errors_is_refused_before_judging() {
     );
 }
 
+#[test]
+fn every_error_of_a_broken_rules_file_is_shown() {
+    let text = "edition \"broken\" { year 2026 }\nvalues { rook 10 horse 5 cannon 5 advisor 2 elephant 2 king 1000 pawn.crossed 2 pawn.uncrossed 0 }\nnature 闲 \"idle\" @x = no_such_thing(moved)\nnature 将 \"check\" @x = in_check(opponent, 1)\norder 将 > 闲\nverdict { otherwise => draw }\n";
+    let e = Rulebook::from_texts("broken.qili", text, &[]).unwrap_err();
+    assert_eq!(
+        e.code().map(|c| c.to_string()).as_deref(),
+        Some("qili::judge::rules_errors")
+    );
+    let related: Vec<String> = e
+        .related()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d.code().map(|c| c.to_string()))
+        .collect();
+    assert_eq!(related, ["qili::check::unknown_name", "qili::check::arity"]);
+}
+
 // ---- a rule change lives in the rules file --------------------------------
 
 /// A proposal that makes every pawn chase idle and drops 长将 from the

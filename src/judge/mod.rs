@@ -35,6 +35,19 @@ pub use cycle::{last_cycle, Cycle, CycleError};
 pub use eval::{Evaluator, Text, Trace};
 pub use program::{Outcome, Program};
 
+/// A rulebook whose check found several errors: each is shown.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{name} has {} errors; a rulebook with errors cannot be judged with", errors.len())]
+#[diagnostic(
+    code(qili::judge::rules_errors),
+    help("`qili check {name}` lists the same errors; fix them and judge again")
+)]
+pub struct RulebookErrors {
+    pub name: String,
+    #[related]
+    pub errors: Vec<crate::lang::check::CheckError>,
+}
+
 /// A rulebook ready to judge with: resolved, checked and lowered.
 #[derive(Clone, Debug)]
 pub struct Rulebook {
@@ -47,8 +60,19 @@ impl Rulebook {
     /// back as one diagnostic each.
     pub fn from_resolved(resolved: Resolved) -> Result<Rulebook> {
         let report = check(&resolved);
-        if let Some(first) = report.errors.into_iter().next() {
-            return Err(miette::Report::new(first));
+        let mut errors = report.errors;
+        if errors.len() == 1 {
+            if let Some(only) = errors.pop() {
+                return Err(miette::Report::new(only));
+            }
+        }
+        if !errors.is_empty() {
+            return Err(miette::Report::new(RulebookErrors {
+                name: resolved
+                    .this()
+                    .map_or_else(String::new, |l| l.source.name.clone()),
+                errors,
+            }));
         }
         let program = program::lower(&resolved)?;
         Ok(Rulebook { resolved, program })
