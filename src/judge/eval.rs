@@ -194,6 +194,19 @@ struct Searched {
     refused: Option<&'static str>,
 }
 
+impl Searched {
+    /// An answer with no line to show.
+    fn bare(value: i64, exhausted: bool) -> Searched {
+        Searched {
+            value,
+            line: Rc::new(Vec::new()),
+            start: None,
+            exhausted,
+            refused: None,
+        }
+    }
+}
+
 impl Ctx {
     fn root(pos: Position) -> Ctx {
         let mut id_at = [NONE; 90];
@@ -768,17 +781,30 @@ impl<'p> Evaluator<'p> {
         };
         self.stats.exchange_nodes += budget.used();
         self.charge(&budget, exhausted);
-        self.searches.insert(
-            global,
-            Searched {
-                value: i64::from(above),
-                line: Rc::new(Vec::new()),
-                start: None,
-                exhausted,
-                refused: None,
-            },
-        );
+        self.searches
+            .insert(global, Searched::bare(i64::from(above), exhausted));
         above
+    }
+
+    /// Every capture `side` could make in the context: (capturer, target).
+    fn captures_of(&mut self, ctx: usize, side: Color) -> Vec<(PieceId, PieceId)> {
+        let Some(c) = self.ctxs.get(ctx) else {
+            return Vec::new();
+        };
+        let enemies: Vec<Square> = c
+            .pos
+            .pieces_of(side.opponent())
+            .filter(|(_, p)| p.kind != Kind::King)
+            .map(|(sq, _)| sq)
+            .collect();
+        let mut out = Vec::new();
+        for t in enemies {
+            for a in self.attackers_of(ctx, t, side).iter() {
+                let c = &self.ctxs[ctx];
+                out.push((c.id(*a), c.id(t)));
+            }
+        }
+        out
     }
 
     /// Whether `side` has a capture whose exchange nets more than `t`.
@@ -801,19 +827,7 @@ impl<'p> Evaluator<'p> {
         if let Some(s) = self.searches.get(&global) {
             return s.value != 0;
         }
-        let enemies: Vec<Square> = c
-            .pos
-            .pieces_of(side.opponent())
-            .filter(|(_, p)| p.kind != Kind::King)
-            .map(|(sq, _)| sq)
-            .collect();
-        let mut pairs = Vec::new();
-        for target in enemies {
-            for a in self.attackers_of(ctx, target, side).iter() {
-                let c = &self.ctxs[ctx];
-                pairs.push((c.id(*a), c.id(target)));
-            }
-        }
+        let pairs = self.captures_of(ctx, side);
         let mut found = false;
         for (a, b) in pairs {
             if self.exchange_above(ctx, a, b, false, t) {
@@ -821,16 +835,8 @@ impl<'p> Evaluator<'p> {
                 break;
             }
         }
-        self.searches.insert(
-            global,
-            Searched {
-                value: i64::from(found),
-                line: Rc::new(Vec::new()),
-                start: None,
-                exhausted: false,
-                refused: None,
-            },
-        );
+        self.searches
+            .insert(global, Searched::bare(i64::from(found), false));
         found
     }
 
@@ -1685,32 +1691,8 @@ impl<'p> Evaluator<'p> {
         {
             return s;
         }
-        let mut best = Searched {
-            value: 0,
-            line: Rc::new(Vec::new()),
-            start: None,
-            exhausted: false,
-            refused: None,
-        };
-        let targets: Vec<(PieceId, PieceId)> = {
-            let Some(c) = self.ctxs.get(ctx) else {
-                return best;
-            };
-            let enemies: Vec<Square> = c
-                .pos
-                .pieces_of(side.opponent())
-                .filter(|(_, p)| p.kind != Kind::King)
-                .map(|(sq, _)| sq)
-                .collect();
-            let mut out = Vec::new();
-            for t in enemies {
-                for a in self.attackers_of(ctx, t, side).iter() {
-                    let c = &self.ctxs[ctx];
-                    out.push((c.id(*a), c.id(t)));
-                }
-            }
-            out
-        };
+        let mut best = Searched::bare(0, false);
+        let targets = self.captures_of(ctx, side);
         for (a, b) in targets {
             let s = self.exchange(ctx, a, b, false);
             if s.refused.is_none() && s.value > best.value {

@@ -230,28 +230,9 @@ pub fn exchange_exceeds(
     if !p.is_legal(first) {
         return Err(ExchangeError::IllegalFirstMove(first));
     }
-    let starter = p.side_to_move();
-    let gain = captured_value(&p, first, values);
-    let max_ply = limits.max_plies.clamp(1, MAX_PLIES);
-    let mut search = Search {
-        values,
-        budget,
-        max_ply,
-        scope: limits.scope,
-        exhausted: false,
-        pv: Pv::new(max_ply, first),
-        hashes: [0; MAX_PLIES + 2],
-    };
-    search.hashes[0] = p.hash();
-    if !search.budget.spend() {
+    let mut search = Search::new(values, budget, limits, first, p.hash());
+    let Some(state) = search.open(&mut p, first, limits) else {
         return Ok((false, true));
-    }
-    let targets = Targets::default().after_by(starter, first, gain_is_capture(&p, first));
-    p.make(first);
-    let state = LineState {
-        material: -i64::from(gain),
-        targets,
-        quiet_checks: limits.max_quiet_checks,
     };
     // Starter's net > t  <=>  the reply side's score < -t, i.e. <= -t - 1.
     let t = threshold.clamp(-MATE / 2, MATE / 2);
@@ -269,31 +250,14 @@ fn run(
 ) -> ExchangeResult {
     let start = pos.clone();
     let starter = pos.side_to_move();
-    let gain = captured_value(pos, first, values);
-    let max_ply = limits.max_plies.clamp(1, MAX_PLIES);
-    let mut search = Search {
-        values,
-        budget,
-        max_ply,
-        scope: limits.scope,
-        exhausted: false,
-        pv: Pv::new(max_ply, first),
-        hashes: [0; MAX_PLIES + 2],
-    };
-    search.hashes[0] = pos.hash();
+    let mut search = Search::new(values, budget, limits, first, pos.hash());
     let mut line = vec![first];
-    if search.budget.spend() {
-        let targets = Targets::default().after_by(starter, first, gain_is_capture(pos, first));
-        pos.make(first);
-        let state = LineState {
-            material: -i64::from(gain),
-            targets,
-            quiet_checks: limits.max_quiet_checks,
-        };
-        search.node(pos, 1, -INF, INF, state);
-        line.extend_from_slice(search.pv.line(1));
-    } else {
-        search.exhausted = true;
+    match search.open(pos, first, limits) {
+        Some(state) => {
+            search.node(pos, 1, -INF, INF, state);
+            line.extend_from_slice(search.pv.line(1));
+        }
+        None => search.exhausted = true,
     }
     let (net, mated) = replay(&start, &line, values);
     ExchangeResult {
@@ -393,6 +357,51 @@ struct Search<'a> {
     pv: Pv,
     /// The hash of the position at each ply of the current line.
     hashes: [u64; MAX_PLIES + 2],
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        values: &'a ValueTable,
+        budget: &'a mut NodeBudget,
+        limits: ExchangeLimits,
+        first: Move,
+        hash: u64,
+    ) -> Search<'a> {
+        let max_ply = limits.max_plies.clamp(1, MAX_PLIES);
+        let mut hashes = [0; MAX_PLIES + 2];
+        hashes[0] = hash;
+        Search {
+            values,
+            budget,
+            max_ply,
+            scope: limits.scope,
+            exhausted: false,
+            pv: Pv::new(max_ply, first),
+            hashes,
+        }
+    }
+
+    /// Plays the forced first move (one node of the budget) and returns the
+    /// state the replies start from; `None` when the budget is already spent.
+    fn open(
+        &mut self,
+        pos: &mut Position,
+        first: Move,
+        limits: ExchangeLimits,
+    ) -> Option<LineState> {
+        if !self.budget.spend() {
+            return None;
+        }
+        let starter = pos.side_to_move();
+        let gain = captured_value(pos, first, self.values);
+        let targets = Targets::default().after_by(starter, first, gain_is_capture(pos, first));
+        pos.make(first);
+        Some(LineState {
+            material: -i64::from(gain),
+            targets,
+            quiet_checks: limits.max_quiet_checks,
+        })
+    }
 }
 
 impl Search<'_> {
