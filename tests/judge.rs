@@ -13,6 +13,8 @@ mod common;
 
 use std::path::Path;
 
+use miette::Diagnostic;
+
 use qili::board::{parse_fen, Color, START_FEN};
 use qili::judge::case::{compare, Case};
 use qili::judge::report::{outcome_id, to_json, to_text};
@@ -199,6 +201,27 @@ fn every_error_of_a_broken_rules_file_is_shown() {
         .filter_map(|d| d.code().map(|c| c.to_string()))
         .collect();
     assert_eq!(related, ["qili::check::unknown_name", "qili::check::arity"]);
+}
+
+#[test]
+fn a_case_file_with_an_unknown_outcome_points_at_it() {
+    let text = "id = \"X\"\ntitle = \"t\"\nsource = \"s\"\nfen = \"f\"\nmoves = \"m\"\n\n[[expect]]\neditions = [\"2011\"]\nnatures = []\noutcome = \"red_loses\"\n";
+    let e = Case::parse("x.toml", text).unwrap_err();
+    assert_eq!(
+        e.code().map(|c| c.to_string()).as_deref(),
+        Some("qili::case::outcome")
+    );
+    let label = e.labels().into_iter().flatten().next().unwrap();
+    assert_eq!(
+        &text[label.offset()..label.offset() + label.len()],
+        "\"red_loses\""
+    );
+    let typo = text.replace("outcome =", "outcom =");
+    let e = Case::parse("x.toml", &typo).unwrap_err();
+    assert_eq!(
+        e.code().map(|c| c.to_string()).as_deref(),
+        Some("qili::case::format")
+    );
 }
 
 // ---- a rule change lives in the rules file --------------------------------

@@ -285,7 +285,6 @@ pub struct Stats {
     pub exchanges: u64,
     pub mates: u64,
     pub contexts: u64,
-    pub defs: u64,
     pub mate_nodes: u64,
     pub exchange_nodes: u64,
 }
@@ -756,14 +755,7 @@ impl<'p> Evaluator<'p> {
         if let Some(s) = self.searches.get(&global) {
             return s.value != 0;
         }
-        let limits = ExchangeLimits {
-            scope: if recapture {
-                CaptureScope::RecaptureOnly
-            } else {
-                CaptureScope::Any
-            },
-            ..ExchangeLimits::default()
-        };
+        let limits = limits(recapture);
         let mut budget = self.search_budget();
         self.stats.exchanges += 1;
         let king = i64::from(self.prog.values.king);
@@ -1634,14 +1626,7 @@ impl<'p> Evaluator<'p> {
             return s;
         }
         self.stats.exchanges += 1;
-        let limits = ExchangeLimits {
-            scope: if recapture {
-                CaptureScope::RecaptureOnly
-            } else {
-                CaptureScope::Any
-            },
-            ..ExchangeLimits::default()
-        };
+        let limits = limits(recapture);
         let mut budget = self.search_budget();
         let c = &self.ctxs[ctx];
         let start = {
@@ -1808,6 +1793,19 @@ impl<'p> Evaluator<'p> {
                 )
             }
         }
+    }
+}
+
+/// The exchange limits of `exchange` (any captures) or
+/// `recapture_exchange` (recaptures only).
+fn limits(recapture: bool) -> ExchangeLimits {
+    ExchangeLimits {
+        scope: if recapture {
+            CaptureScope::RecaptureOnly
+        } else {
+            CaptureScope::Any
+        },
+        ..ExchangeLimits::default()
     }
 }
 

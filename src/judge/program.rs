@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::board::{Color, Kind};
 use crate::lang::ast::{
-    BinOp, ClauseAction, Context, Expr, ExprKind, Item, Quantifier, Ruling, Span,
+    BinOp, Cite, ClauseAction, Context, Expr, ExprKind, Item, Names, Quantifier, Ruling, Span,
 };
 use crate::lang::resolve::Resolved;
 use crate::tactics::ValueTable;
@@ -236,8 +236,6 @@ pub struct Program {
     /// The definition the verdict vocabulary calls `forbidden(s: side)`, if
     /// the rulebook has one: it gives each side's status in the report.
     pub forbidden: Option<usize>,
-    /// The sources of the resolved chain, for citing spans.
-    pub chain: Vec<String>,
     /// A move's natures may be found heaviest first, stopping at the first
     /// that survives the clauses: no clause adds a nature or recasts one to
     /// a heavier, and the verdict never asks for a move's every nature.
@@ -270,7 +268,7 @@ impl Program {
 )]
 pub struct LowerError(pub String);
 
-struct Names<'a> {
+struct Bindings<'a> {
     defs: HashMap<&'a str, usize>,
     natures: HashMap<&'a str, usize>,
 }
@@ -309,25 +307,28 @@ impl Frame {
     }
 }
 
-fn label(
-    id: &str,
-    zh: Option<&String>,
-    en: Option<&String>,
-    cite: Option<&str>,
-    edition: usize,
-) -> Label {
+fn label(id: &str, names: &Names, cite: Option<&Cite>, edition: usize) -> Label {
     Label {
         id: id.to_string(),
-        zh: zh.cloned(),
-        en: en.cloned(),
-        cite: cite.map(str::to_string),
+        zh: names.zh.clone(),
+        en: names.en.clone(),
+        cite: cite.map(|c| c.id.clone()),
         edition,
+    }
+}
+
+/// `red` or `black`, as a ruling names the side that must change.
+fn side(name: &str) -> Result<Color, LowerError> {
+    match name {
+        "red" => Ok(Color::Red),
+        "black" => Ok(Color::Black),
+        other => Err(LowerError(format!("`{other}` is not a side"))),
     }
 }
 
 /// Lowers a resolved rulebook that `check` accepted.
 pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
-    let mut names = Names {
+    let mut names = Bindings {
         defs: HashMap::new(),
         natures: HashMap::new(),
     };
@@ -365,13 +366,7 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
         let mut frame = Frame::new(&params);
         let body = lower_expr(&d.body, &mut frame, &names)?;
         defs.push(DefinitionCode {
-            label: label(
-                &d.name.name,
-                d.names.zh.as_ref(),
-                d.names.en.as_ref(),
-                d.cite.as_ref().map(|c| c.id.as_str()),
-                *edition,
-            ),
+            label: label(&d.name.name, &d.names, d.cite.as_ref(), *edition),
             params,
             frame: frame.size,
             body,
@@ -384,9 +379,11 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
         natures.push(NatureCode {
             label: label(
                 &n.name.name,
-                Some(&n.name.name),
-                n.en.as_ref(),
-                n.cite.as_ref().map(|c| c.id.as_str()),
+                &Names {
+                    zh: Some(n.name.name.clone()),
+                    en: n.en.clone(),
+                },
+                n.cite.as_ref(),
                 *edition,
             ),
             frame: frame.size,
@@ -416,13 +413,7 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
             ClauseAction::Add(ids) => Action::Add(natures_of(ids)?),
         };
         clauses.push(ClauseCode {
-            label: label(
-                &c.id.name,
-                c.names.zh.as_ref(),
-                c.names.en.as_ref(),
-                c.cite.as_ref().map(|c| c.id.as_str()),
-                *edition,
-            ),
+            label: label(&c.id.name, &c.names, c.cite.as_ref(), *edition),
             frame: frame.size,
             when,
             action,
@@ -450,21 +441,14 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
         let cond = lower_expr(&case.cond, &mut frame, &names)?;
         let ruling = match &case.ruling {
             Ruling::Draw => CaseRuling::Draw,
-            Ruling::MustChange(side) if params.first() == Some(&side.name) => CaseRuling::ForSide,
-            Ruling::MustChange(side) => match side.name.as_str() {
-                "red" => CaseRuling::Fixed(Color::Red),
-                "black" => CaseRuling::Fixed(Color::Black),
-                other => {
-                    return Err(LowerError(format!("`{other}` is not a side")));
-                }
-            },
+            Ruling::MustChange(s) if params.first() == Some(&s.name) => CaseRuling::ForSide,
+            Ruling::MustChange(s) => CaseRuling::Fixed(side(&s.name)?),
         };
         cases.push(CaseCode {
             label: label(
                 &case.id.name,
-                case.names.zh.as_ref(),
-                case.names.en.as_ref(),
-                case.cite.as_ref().map(|c| c.id.as_str()),
+                &case.names,
+                case.cite.as_ref(),
                 verdict_edition,
             ),
             for_side: !params.is_empty(),
@@ -475,11 +459,7 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
     }
     let otherwise = match &verdict.otherwise {
         Ruling::Draw => Outcome::Draw,
-        Ruling::MustChange(side) => match side.name.as_str() {
-            "red" => Outcome::MustChange(Color::Red),
-            "black" => Outcome::MustChange(Color::Black),
-            other => return Err(LowerError(format!("`{other}` is not a side"))),
-        },
+        Ruling::MustChange(s) => Outcome::MustChange(side(&s.name)?),
     };
     let forbidden = names.defs.get("forbidden").copied().filter(|&d| {
         defs[d].params.len() == 1 && def_items[d].0.params[0].ty == crate::lang::ast::TypeName::Side
@@ -505,11 +485,6 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
         cases,
         otherwise,
         forbidden,
-        chain: resolved
-            .chain
-            .iter()
-            .map(|l| l.book.header.edition.name.clone())
-            .collect(),
         lazy,
     })
 }
@@ -553,11 +528,11 @@ fn value_table(v: &crate::lang::ast::Values) -> Result<ValueTable, LowerError> {
     Ok(t)
 }
 
-fn boxed(e: &Expr, frame: &mut Frame, names: &Names<'_>) -> Result<Box<Node>, LowerError> {
+fn boxed(e: &Expr, frame: &mut Frame, names: &Bindings<'_>) -> Result<Box<Node>, LowerError> {
     lower_expr(e, frame, names).map(Box::new)
 }
 
-fn lower_expr(e: &Expr, frame: &mut Frame, names: &Names<'_>) -> Result<Node, LowerError> {
+fn lower_expr(e: &Expr, frame: &mut Frame, names: &Bindings<'_>) -> Result<Node, LowerError> {
     let op = match &e.kind {
         ExprKind::Bool(b) => Op::Bool(*b),
         ExprKind::Int(n) => Op::Int(*n),
@@ -641,7 +616,12 @@ fn lower_expr(e: &Expr, frame: &mut Frame, names: &Names<'_>) -> Result<Node, Lo
     Ok(Node { op, span: e.span })
 }
 
-fn call(name: &str, args: &[Expr], frame: &mut Frame, names: &Names<'_>) -> Result<Op, LowerError> {
+fn call(
+    name: &str,
+    args: &[Expr],
+    frame: &mut Frame,
+    names: &Bindings<'_>,
+) -> Result<Op, LowerError> {
     let args: Vec<Node> = args
         .iter()
         .map(|a| lower_expr(a, frame, names))
