@@ -86,12 +86,17 @@ pub fn mate_by_checks(pos: &Position, max_plies: usize, budget: &mut NodeBudget)
     let mut p = pos.clone();
     let mut depth = 1;
     while depth <= max {
+        search.cut_by_depth = false;
         let found = search.attack(&mut p, 0, depth);
         if search.out_of_budget {
             return MateSearch::BudgetExhausted;
         }
         if found.is_some() {
             return MateSearch::Mate(search.line());
+        }
+        if !search.cut_by_depth {
+            // Every line ended before the depth did: deeper finds nothing more.
+            break;
         }
         depth += 2;
     }
@@ -121,6 +126,9 @@ pub fn mate_threat(
 struct MateSearcher<'b> {
     budget: &'b mut NodeBudget,
     out_of_budget: bool,
+    /// Some line of the last iteration was stopped by its depth, not by
+    /// running out of checks or answers: a deeper iteration may find more.
+    cut_by_depth: bool,
     pv: Pv,
     /// The hash of the position at each ply of the current line.
     hashes: [u64; MAX_PLIES + 2],
@@ -131,6 +139,7 @@ impl<'b> MateSearcher<'b> {
         MateSearcher {
             budget,
             out_of_budget: false,
+            cut_by_depth: false,
             pv: Pv::new(plies, filler),
             hashes: [0; MAX_PLIES + 2],
         }
@@ -156,12 +165,17 @@ impl<'b> MateSearcher<'b> {
     /// checks only, or `None`.
     fn attack(&mut self, pos: &mut Position, ply: usize, depth: usize) -> Option<usize> {
         self.pv.clear(ply);
-        if depth == 0 || ply >= MAX_PLIES || self.repeats(ply, pos.hash()) {
+        if depth == 0 || ply >= MAX_PLIES {
+            self.cut_by_depth = true;
+            return None;
+        }
+        if self.repeats(ply, pos.hash()) {
             return None;
         }
         let them = pos.side_to_move().opponent();
         let their_king = pos.king(them);
-        let moves = pos.legal_moves();
+        // Only moves that may check are tested for legality.
+        let moves = pos.legal_moves_where(|m| may_give_check(pos, m, their_king));
         let mut best: Option<usize> = None;
         for &m in moves.iter() {
             let child_depth = match best {
@@ -169,9 +183,6 @@ impl<'b> MateSearcher<'b> {
                 Some(b) => b - 2,
                 None => depth - 1,
             };
-            if !may_give_check(pos, m, their_king) {
-                continue;
-            }
             if !self.budget.spend() {
                 self.out_of_budget = true;
                 return None;
@@ -202,7 +213,11 @@ impl<'b> MateSearcher<'b> {
         if depth < 2 || ply >= MAX_PLIES {
             // The last check of the line: only whether any answer exists
             // matters, and the first legal move found says so.
-            return if pos.has_legal_move() { None } else { Some(0) };
+            if pos.has_legal_move() {
+                self.cut_by_depth = true;
+                return None;
+            }
+            return Some(0);
         }
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -317,6 +332,25 @@ mod tests {
         let p = pos("4k4/9/9/9/2Nr5/9/9/9/9/5K3 w");
         let mut budget = NodeBudget::default();
         assert_eq!(mate_by_checks(&p, 9, &mut budget), MateSearch::NoMate);
+    }
+
+    #[test]
+    fn deepening_stops_once_no_line_reaches_the_depth() {
+        // Red's only check is Nd7+, and the black rook d5 takes it: the first
+        // iteration sees every line end (no answer left to try deeper), so
+        // asking for 9 plies costs what asking for 1 does.
+        let p = pos("4k4/9/9/9/2Nr5/9/9/9/9/5K3 w");
+        let mut one = NodeBudget::default();
+        assert_eq!(mate_by_checks(&p, 1, &mut one), MateSearch::NoMate);
+        let mut nine = NodeBudget::default();
+        assert_eq!(mate_by_checks(&p, 9, &mut nine), MateSearch::NoMate);
+        assert!(one.used() > 0);
+        assert!(
+            nine.used() <= 3 * one.used(),
+            "{} vs {}",
+            nine.used(),
+            one.used()
+        );
     }
 
     #[test]
