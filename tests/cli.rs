@@ -172,3 +172,31 @@ fn judge_refuses_bad_input_with_coded_diagnostics() {
     assert!(!unknown.status.success());
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("qili::rules::unknown_edition"));
 }
+
+#[test]
+fn a_rules_file_that_does_not_load_fails_its_cases_instead_of_skipping_them() {
+    // A copy of the rules folder whose 2011 file has a syntax error: its
+    // cases must fail (not be skipped), and the run must exit non-zero.
+    let dir = std::env::temp_dir().join(format!("qili-broken-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["2011-trial.qili", "2011.qili"] {
+        std::fs::copy(format!("rules/{name}"), dir.join(name)).unwrap();
+    }
+    let broken = std::fs::read_to_string(dir.join("2011.qili")).unwrap() + "\ndefine oops(\n";
+    std::fs::write(dir.join("2011.qili"), broken).unwrap();
+    let o = qili(&[
+        "test",
+        "--rules-dir",
+        dir.to_str().unwrap(),
+        "cases/s3-1.toml",
+    ]);
+    let out = stdout(&o);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!o.status.success(), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("FAIL S3-1 [2011]") && l.contains("does not load")),
+        "{out}"
+    );
+    assert!(!out.contains("SKIP S3-1 [2011]"), "{out}");
+}

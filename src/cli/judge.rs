@@ -171,7 +171,7 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
         Some(r) => Some(Rulebook::from_folder(r, &args.rules_dir)?),
         None => None,
     };
-    let mut books: BTreeMap<String, Option<Rulebook>> = BTreeMap::new();
+    let mut books: BTreeMap<String, Loaded> = BTreeMap::new();
     let mut sum = TestSummary::default();
     for file in files {
         let case = match Case::load(&file) {
@@ -184,24 +184,37 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
         };
         for e in &case.expect {
             for edition in &e.editions {
-                let book = match &only {
-                    Some(b) if b.program.id == *edition => Some(b),
+                let loaded = match &only {
+                    Some(b) if b.program.id == *edition => None,
                     Some(_) => continue,
-                    None => books
-                        .entry(edition.clone())
-                        .or_insert_with(|| load_quiet(edition, &args.rules_dir))
-                        .as_ref(),
+                    None => Some(
+                        books
+                            .entry(edition.clone())
+                            .or_insert_with(|| load(edition, &args.rules_dir)),
+                    ),
                 };
-                let Some(book) = book else {
-                    sum.skipped += 1;
-                    emit(
-                        out,
-                        &format!(
-                            "SKIP {} [{edition}]: no rules file for this edition\n",
-                            case.id
-                        ),
-                    )?;
-                    continue;
+                let book = match (loaded, &only) {
+                    (None, Some(b)) => b,
+                    (Some(Loaded::Book(b)), _) => b,
+                    (Some(Loaded::Broken(why)), _) => {
+                        // A rules file that does not load is a failure, not
+                        // a skip: every case under it would otherwise pass
+                        // silently.
+                        sum.failed += 1;
+                        emit(out, &format!("FAIL {} [{edition}]: {why}\n", case.id))?;
+                        continue;
+                    }
+                    _ => {
+                        sum.skipped += 1;
+                        emit(
+                            out,
+                            &format!(
+                                "SKIP {} [{edition}]: no rules file for this edition\n",
+                                case.id
+                            ),
+                        )?;
+                        continue;
+                    }
                 };
                 let prepared = prepare(&case);
                 let cycle = match prepared {
@@ -267,12 +280,28 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
     Ok(sum)
 }
 
-fn load_quiet(edition: &str, dir: &Path) -> Option<Rulebook> {
+/// An edition's rulebook as `qili test` found it.
+enum Loaded {
+    Book(Box<Rulebook>),
+    /// No `<edition>.qili` in the rules folder: its cases are skipped.
+    Missing,
+    /// The file is there but does not load; the text says why.
+    Broken(String),
+}
+
+fn load(edition: &str, dir: &Path) -> Loaded {
     let path = dir.join(format!("{edition}.qili"));
     if !path.is_file() {
-        return None;
+        return Loaded::Missing;
     }
-    Rulebook::from_folder(edition, dir).ok()
+    match Rulebook::from_folder(edition, dir) {
+        Ok(b) => Loaded::Book(Box::new(b)),
+        Err(e) => Loaded::Broken(format!(
+            "{} does not load ({e}); `qili check {}` shows where",
+            path.display(),
+            path.display()
+        )),
+    }
 }
 
 /// The case's position and cycle, or why they cannot be judged.

@@ -176,7 +176,7 @@ struct Ctx {
     id_at: [u8; 90],
     sq_of: [u8; IDS],
     attackers: HashMap<(u8, Color), Rc<Vec<Square>>>,
-    exchanges: HashMap<(u8, u8, bool), Searched>,
+    exchanges: HashMap<(u8, u8, Ask), Searched>,
     mates: HashMap<(Color, i64, bool), Searched>,
     best: [Option<Searched>; 2],
     roots: HashMap<u8, Rc<Roots>>,
@@ -271,11 +271,19 @@ pub struct Evaluator<'p> {
     searches: HashMap<SearchKey, Searched>,
 }
 
+/// Which exchange is asked: `exchange`, `recapture_exchange` or
+/// `exchange_sparing` (the spared squares, bit per square index).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Ask {
+    recapture: bool,
+    spared: u128,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum SearchKey {
-    Exchange(u64, u8, u8, bool),
+    Exchange(u64, u8, u8, Ask),
     Mate(u64, Color, i64),
-    Above(u64, u8, u8, bool, i64),
+    Above(u64, u8, u8, Ask, i64),
     BestAbove(u64, Color, i64),
 }
 
@@ -709,11 +717,11 @@ impl<'p> Evaluator<'p> {
         };
         if !matches!(
             p,
-            Prim::Exchange | Prim::RecaptureExchange | Prim::BestCapture
+            Prim::Exchange | Prim::RecaptureExchange | Prim::ExchangeSparing | Prim::BestCapture
         ) {
             return None;
         }
-        let mut vals = Vec::with_capacity(2);
+        let mut vals = Vec::with_capacity(3);
         for x in args {
             vals.push(self.eval(x, ctx, base));
         }
@@ -721,29 +729,30 @@ impl<'p> Evaluator<'p> {
         let t = if op == BinOp::Ge { t - 1 } else { t };
         Some(match (p, vals.as_slice()) {
             (Prim::BestCapture, [Value::Side(s)]) => self.best_above(ctx, *s, t),
+            (Prim::ExchangeSparing, [Value::Piece(x), Value::Piece(y), Value::Set(spared)]) => {
+                let ask = self.sparing(ctx, spared);
+                self.exchange_above(ctx, *x, *y, ask, t)
+            }
             (_, [Value::Piece(x), Value::Piece(y)]) => {
-                self.exchange_above(ctx, *x, *y, *p == Prim::RecaptureExchange, t)
+                let ask = Ask {
+                    recapture: *p == Prim::RecaptureExchange,
+                    spared: 0,
+                };
+                self.exchange_above(ctx, *x, *y, ask, t)
             }
             _ => return None,
         })
     }
 
     /// Whether the exchange `a` takes `b` nets more than `t` for a's side.
-    fn exchange_above(
-        &mut self,
-        ctx: usize,
-        a: PieceId,
-        b: PieceId,
-        recapture: bool,
-        t: i64,
-    ) -> bool {
+    fn exchange_above(&mut self, ctx: usize, a: PieceId, b: PieceId, ask: Ask, t: i64) -> bool {
         let Some(c) = self.ctxs.get(ctx) else {
             return false;
         };
         let (Some(from), Some(to)) = (c.square(a), c.square(b)) else {
             return 0 > t;
         };
-        let key = (from.index() as u8, to.index() as u8, recapture);
+        let key = (from.index() as u8, to.index() as u8, ask);
         if let Some(s) = c.exchanges.get(&key) {
             return s.value > t;
         }
@@ -751,11 +760,11 @@ impl<'p> Evaluator<'p> {
             return 0 > t;
         }
         let c = &self.ctxs[ctx];
-        let global = SearchKey::Above(c.pos.hash(), key.0, key.1, recapture, t);
+        let global = SearchKey::Above(c.pos.hash(), key.0, key.1, ask, t);
         if let Some(s) = self.searches.get(&global) {
             return s.value != 0;
         }
-        let limits = limits(recapture);
+        let limits = limits(ask);
         let mut budget = self.search_budget();
         self.stats.exchanges += 1;
         let king = i64::from(self.prog.values.king);
@@ -776,6 +785,25 @@ impl<'p> Evaluator<'p> {
         self.searches
             .insert(global, Searched::bare(i64::from(above), exhausted));
         above
+    }
+
+    /// The ask of `exchange_sparing`: the squares the spared pieces stand
+    /// on in the context (pieces no longer on the board spare nothing).
+    fn sparing(&self, ctx: usize, spared: &[Value]) -> Ask {
+        let mut bits = 0u128;
+        if let Some(c) = self.ctxs.get(ctx) {
+            for v in spared {
+                if let Value::Piece(p) = v {
+                    if let Some(sq) = c.square(*p) {
+                        bits |= 1u128 << sq.index();
+                    }
+                }
+            }
+        }
+        Ask {
+            recapture: false,
+            spared: bits,
+        }
     }
 
     /// Every capture `side` could make in the context: (capturer, target).
@@ -822,7 +850,7 @@ impl<'p> Evaluator<'p> {
         let pairs = self.captures_of(ctx, side);
         let mut found = false;
         for (a, b) in pairs {
-            if self.exchange_above(ctx, a, b, false, t) {
+            if self.exchange_above(ctx, a, b, Ask::default(), t) {
                 found = true;
                 break;
             }
@@ -1313,16 +1341,46 @@ impl<'p> Evaluator<'p> {
                 }
                 Value::Set(Rc::new(set))
             }
-            Prim::Exchange | Prim::RecaptureExchange => {
-                let (Value::Piece(a), Value::Piece(b)) = (&v[0], &v[1]) else {
+            Prim::Exchange | Prim::RecaptureExchange | Prim::ExchangeSparing => {
+                let (Some(Value::Piece(a)), Some(Value::Piece(b))) = (v.first(), v.get(1)) else {
                     return Value::Int(0);
                 };
                 let (a, b) = (*a, *b);
-                let recapture = p == Prim::RecaptureExchange;
-                let s = self.exchange(ctx, a, b, recapture);
+                let ask = match v.get(2) {
+                    Some(Value::Set(spared)) => {
+                        let spared = spared.clone();
+                        self.sparing(ctx, &spared)
+                    }
+                    _ => Ask {
+                        recapture: p == Prim::RecaptureExchange,
+                        spared: 0,
+                    },
+                };
+                let s = self.exchange(ctx, a, b, ask);
                 if self.tracing {
                     let (pa, pb) = (self.piece_text(a, ctx), self.piece_text(b, ctx));
-                    let line = line_text(s.start.as_deref(), &s.line);
+                    let mut line = line_text(s.start.as_deref(), &s.line);
+                    if let Some(Value::Set(spared)) = v.get(2) {
+                        let names: Vec<Text> = spared
+                            .iter()
+                            .filter_map(|x| match x {
+                                // The capturer leaves its square: sparing it says nothing.
+                                Value::Piece(q)
+                                    if *q != a && self.ctxs[ctx].square(*q).is_some() =>
+                                {
+                                    Some(self.piece_text(*q, ctx))
+                                }
+                                _ => None,
+                            })
+                            .collect();
+                        if !names.is_empty() {
+                            let zh: Vec<&str> = names.iter().map(|t| t.zh.as_str()).collect();
+                            let en: Vec<&str> = names.iter().map(|t| t.en.as_str()).collect();
+                            line.zh.push_str(&format!("（不计吃{}）", zh.join("、")));
+                            line.en
+                                .push_str(&format!("; taking {} left aside", en.join(", ")));
+                        }
+                    }
                     let t = match s.refused {
                         Some(why) => Text::new(
                             format!("{}吃{}无从谈起：{}", pa.zh, pb.zh, why),
@@ -1596,7 +1654,7 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    fn exchange(&mut self, ctx: usize, a: PieceId, b: PieceId, recapture: bool) -> Searched {
+    fn exchange(&mut self, ctx: usize, a: PieceId, b: PieceId, ask: Ask) -> Searched {
         let refused = |why| Searched {
             value: 0,
             line: Rc::new(Vec::new()),
@@ -1610,11 +1668,11 @@ impl<'p> Evaluator<'p> {
         let (Some(from), Some(to)) = (c.square(a), c.square(b)) else {
             return refused("棋子不在盘上 / a piece is not on the board");
         };
-        let key = (from.index() as u8, to.index() as u8, recapture);
+        let key = (from.index() as u8, to.index() as u8, ask);
         if let Some(s) = c.exchanges.get(&key) {
             return s.clone();
         }
-        let global = SearchKey::Exchange(c.pos.hash(), key.0, key.1, recapture);
+        let global = SearchKey::Exchange(c.pos.hash(), key.0, key.1, ask);
         if let Some(s) = self.searches.get(&global) {
             let s = s.clone();
             self.ctxs[ctx].exchanges.insert(key, s.clone());
@@ -1626,7 +1684,7 @@ impl<'p> Evaluator<'p> {
             return s;
         }
         self.stats.exchanges += 1;
-        let limits = limits(recapture);
+        let limits = limits(ask);
         let mut budget = self.search_budget();
         let c = &self.ctxs[ctx];
         let start = {
@@ -1679,7 +1737,7 @@ impl<'p> Evaluator<'p> {
         let mut best = Searched::bare(0, false);
         let targets = self.captures_of(ctx, side);
         for (a, b) in targets {
-            let s = self.exchange(ctx, a, b, false);
+            let s = self.exchange(ctx, a, b, Ask::default());
             if s.refused.is_none() && s.value > best.value {
                 best = s;
             }
@@ -1796,15 +1854,16 @@ impl<'p> Evaluator<'p> {
     }
 }
 
-/// The exchange limits of `exchange` (any captures) or
-/// `recapture_exchange` (recaptures only).
-fn limits(recapture: bool) -> ExchangeLimits {
+/// The exchange limits of `exchange` (any captures),
+/// `recapture_exchange` (recaptures only) or `exchange_sparing`.
+fn limits(ask: Ask) -> ExchangeLimits {
     ExchangeLimits {
-        scope: if recapture {
+        scope: if ask.recapture {
             CaptureScope::RecaptureOnly
         } else {
             CaptureScope::Any
         },
+        spared: ask.spared,
         ..ExchangeLimits::default()
     }
 }

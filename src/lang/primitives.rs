@@ -314,6 +314,18 @@ static PRIMITIVES: &[Primitive] = &[
         concept: "完整的互吃交换过程 of the 2007 trial",
     },
     Primitive {
+        name: "exchange_sparing",
+        params: &[Ty::Piece, Ty::Piece, SET_PIECE],
+        param_names: &["a", "b", "spared"],
+        result: Ty::Int,
+        scope: Scope::Move,
+        needs_values: true,
+        doc: "as `exchange`, but outside of check b's side may not take the pieces in \
+              `spared` (a piece loses that once it moves)",
+        concept: "并发式 concurrent contacts: 献是献，捉是捉 — a chase judged apart from \
+                  the offers the same move makes (S0 L58)",
+    },
+    Primitive {
         name: "best_capture",
         params: &[Ty::Side],
         param_names: &["s"],

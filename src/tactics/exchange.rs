@@ -83,6 +83,12 @@ pub struct ExchangeLimits {
     /// Captures are always allowed. Quiet checks are what makes a capture
     /// search explode in real middlegames, and a hidden root needs one.
     pub max_quiet_checks: usize,
+    /// Squares (bit `i` for square index `i`) whose starter's pieces the
+    /// other side may not take outside of check: the question "does the
+    /// capture win, counter-captures of these pieces aside". A piece loses
+    /// the protection once it moves, and a square once anything lands on
+    /// it. Empty by default.
+    pub spared: u128,
 }
 
 impl Default for ExchangeLimits {
@@ -94,6 +100,7 @@ impl Default for ExchangeLimits {
             max_plies: 16,
             scope: CaptureScope::Any,
             max_quiet_checks: QUIET_CHECKS,
+            spared: 0,
         }
     }
 }
@@ -269,6 +276,17 @@ fn run(
     }
 }
 
+#[inline]
+fn square_bit(sq: Square) -> u128 {
+    1u128 << sq.index()
+}
+
+/// The squares a move leaves and lands on.
+#[inline]
+fn touched(m: Move) -> u128 {
+    square_bit(m.from) | square_bit(m.to)
+}
+
 fn gain_is_capture(pos: &Position, m: Move) -> bool {
     pos.piece_at(m.to).is_some()
 }
@@ -346,6 +364,8 @@ struct LineState {
     targets: Targets,
     /// Quiet checks still allowed.
     quiet_checks: usize,
+    /// What is left of [`ExchangeLimits::spared`].
+    spared: u128,
 }
 
 struct Search<'a> {
@@ -353,6 +373,8 @@ struct Search<'a> {
     budget: &'a mut NodeBudget,
     max_ply: usize,
     scope: CaptureScope,
+    /// The side that played the first move.
+    starter: Color,
     exhausted: bool,
     pv: Pv,
     /// The hash of the position at each ply of the current line.
@@ -375,6 +397,7 @@ impl<'a> Search<'a> {
             budget,
             max_ply,
             scope: limits.scope,
+            starter: Color::Red,
             exhausted: false,
             pv: Pv::new(max_ply, first),
             hashes,
@@ -393,6 +416,7 @@ impl<'a> Search<'a> {
             return None;
         }
         let starter = pos.side_to_move();
+        self.starter = starter;
         let gain = captured_value(pos, first, self.values);
         let targets = Targets::default().after_by(starter, first, gain_is_capture(pos, first));
         pos.make(first);
@@ -400,6 +424,7 @@ impl<'a> Search<'a> {
             material: -i64::from(gain),
             targets,
             quiet_checks: limits.max_quiet_checks,
+            spared: limits.spared & !touched(first),
         })
     }
 }
@@ -430,6 +455,7 @@ impl Search<'_> {
             material,
             targets,
             quiet_checks,
+            spared,
         } = state;
         self.pv.clear(ply);
         if let Some(slot) = self.hashes.get_mut(ply) {
@@ -459,9 +485,13 @@ impl Search<'_> {
             CaptureScope::Any => None,
             CaptureScope::RecaptureOnly => Some(targets.hunt[us.index()]),
         };
-        let capture_allowed = |to: Square| match hunted {
-            None => true,
-            Some(t) => t == Some(to),
+        let spared = if us == self.starter { 0 } else { spared };
+        let capture_allowed = |to: Square| {
+            spared & square_bit(to) == 0
+                && match hunted {
+                    None => true,
+                    Some(t) => t == Some(to),
+                }
         };
         if ply >= self.max_ply {
             if in_check
@@ -527,6 +557,7 @@ impl Search<'_> {
                 material: -(material + victim_value),
                 targets: targets.after_by(us, m, captured),
                 quiet_checks: quiet_checks.saturating_sub(usize::from(needs_check)),
+                spared: state.spared & !touched(m),
             };
             let score = -self.node(pos, ply + 1, -beta, -alpha, next);
             pos.unmake(m, undo);
@@ -674,6 +705,24 @@ mod tests {
         let strict = run_exchange(fen, "a0a5", limits);
         assert_eq!(strict.net, 5);
         assert_eq!(text(&strict.line), ["a0a5"]);
+    }
+
+    #[test]
+    fn a_spared_piece_may_not_be_counter_captured() {
+        // The position of the 2007-scope test: with the red horse h4 spared,
+        // black's only answer to Ra0xa5 is gone and the capture nets +5,
+        // though any other capture or check stays allowed. Sparing the rook's
+        // own square changes nothing: the rook has left it.
+        let fen = "3aka3/9/4b4/6n2/c6P1/7N1/9/9/9/R3K4 w";
+        let spare = |sq: &str| ExchangeLimits {
+            spared: 1u128 << sq.parse::<Square>().unwrap().index(),
+            ..ExchangeLimits::default()
+        };
+        let r = run_exchange(fen, "a0a5", spare("h4"));
+        assert_eq!(r.net, 5, "{:?}", text(&r.line));
+        assert_eq!(text(&r.line), ["a0a5"]);
+        let r = run_exchange(fen, "a0a5", spare("a0"));
+        assert_eq!(r.net, 0, "{:?}", text(&r.line));
     }
 
     #[test]
