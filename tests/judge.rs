@@ -244,6 +244,47 @@ override verdict {
     assert_eq!(r.outcome, Outcome::Draw);
 }
 
+/// `previously` reads the position before the opponent's previous move,
+/// and a cycle's moves wrap round: in a perpetual check every red move
+/// follows a black answer to check, the cycle's first move included (its
+/// previous move is the cycle's last).
+#[test]
+fn previously_looks_back_over_the_opponents_move_and_wraps_round_the_cycle() {
+    let base = std::fs::read_to_string("rules/2011-trial.qili").unwrap();
+    let proposal = r#"
+edition "look-back" { year 2026 }
+extends "2011-trial"
+
+nature 续 "after an answer to check" =
+  previously { in_check(opponent) }
+
+override order 将 > 续 > 杀 > 捉 > 兑 = 献 = 闲
+"#;
+    let book = Rulebook::from_texts("look-back.qili", proposal, &[("2011-trial", &base)]).unwrap();
+    // Explained, so that every nature is evaluated, not only the heaviest.
+    let start = parse_fen("3k5/R8/9/9/9/9/9/9/9/4K4 w").unwrap();
+    let r = judge_line(
+        &book,
+        &start,
+        "a8a9 d9d8 a9a8 d8d9",
+        Options { explain: true },
+    )
+    .unwrap();
+    let held: Vec<Vec<&str>> = r
+        .moves
+        .iter()
+        .map(|m| {
+            m.natures
+                .iter()
+                .map(|&n| book.program.nature_name(n))
+                .collect()
+        })
+        .collect();
+    // 闲 (`true`) holds on every move.
+    let red = vec!["将", "续", "闲"];
+    assert_eq!(held, [red.clone(), vec!["闲"], red, vec!["闲"]]);
+}
+
 // ---- the corpus -----------------------------------------------------------
 
 #[test]

@@ -38,8 +38,11 @@ pub const SEARCH_NODES: u64 = 40_000;
 pub const JUDGEMENT_NODES: u64 = 4_000_000;
 
 const NONE: u8 = u8::MAX;
-/// Ids 0–89 are root squares; 90–179 pieces absent from the root.
-const IDS: usize = 180;
+/// Ids 0–89 are root squares; 90–179 pieces absent from the root (the
+/// judged move's capture, by its square); 180 the piece the opponent's
+/// previous move captured.
+const IDS: usize = 181;
+const PREVIOUS_GHOST: usize = 180;
 
 /// A piece's identity within one judged move.
 pub type PieceId = u8;
@@ -163,6 +166,7 @@ pub struct CycleFacts {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Derive {
     Before,
+    Previously,
     Pass,
     Take(PieceId, PieceId),
     Lift(PieceId),
@@ -251,6 +255,8 @@ pub struct Evaluator<'p> {
     derived: HashMap<(usize, Derive), Option<usize>>,
     ids: [Option<Piece>; IDS],
     judged: Option<JudgedMove>,
+    /// The opponent's previous move and the position it was played in.
+    previous: Option<(Position, Move)>,
     moved: PieceId,
     memo: HashMap<(usize, usize, [u32; 3]), Value>,
     cycle: Option<&'p CycleFacts>,
@@ -306,6 +312,7 @@ impl<'p> Evaluator<'p> {
             derived: HashMap::default(),
             ids: [None; IDS],
             judged: None,
+            previous: None,
             moved: NONE,
             memo: HashMap::default(),
             cycle: None,
@@ -325,8 +332,10 @@ impl<'p> Evaluator<'p> {
     }
 
     /// Sets up the judgement of one move: `before` is the position before
-    /// it, `mv` a legal move there.
-    pub fn start_move(&mut self, before: &Position, mv: Move) {
+    /// it, `mv` a legal move there, `previous` the opponent's move that led
+    /// to `before` with the position it was played in (for `previously`).
+    pub fn start_move(&mut self, before: &Position, mv: Move, previous: Option<(&Position, Move)>) {
+        self.previous = previous.map(|(p, m)| (p.clone(), m));
         let mover = before.side_to_move();
         let mut after = before.clone();
         let undo = after.make(mv);
@@ -640,6 +649,7 @@ impl<'p> Evaluator<'p> {
             Op::Def(d, args) => self.call(*d, args, ctx, base),
             Op::Prim(p, args) => self.prim(*p, args, ctx, base),
             Op::Before(body) => self.in_context(Derive::Before, body, ctx, base),
+            Op::Previously(body) => self.in_context(Derive::Previously, body, ctx, base),
             Op::AfterPass(body) => self.in_context(Derive::Pass, body, ctx, base),
             Op::AfterLift(p, body) => {
                 let Value::Piece(p) = self.eval(p, ctx, base) else {
@@ -1059,6 +1069,10 @@ impl<'p> Evaluator<'p> {
                             self.piece_text(p, ctx).en
                         ),
                     ),
+                    Derive::Previously => (
+                        "对方上一着不详".to_string(),
+                        "the opponent's previous move is not known".to_string(),
+                    ),
                     _ => (
                         "此时不能停着（被将军）".to_string(),
                         "no pass is possible here (in check)".to_string(),
@@ -1074,6 +1088,9 @@ impl<'p> Evaluator<'p> {
         if self.tracing {
             let what = match how {
                 Derive::Before => Text::new("着法之前", "before the move"),
+                Derive::Previously => {
+                    Text::new("对方上一着之前", "before the opponent's previous move")
+                }
                 Derive::Pass => Text::new("停着一步后", "after a pass"),
                 Derive::Lift(p) => {
                     let pt = self.piece_text(p, ctx);
@@ -1112,6 +1129,8 @@ impl<'p> Evaluator<'p> {
         if how == Derive::Before {
             return Some(1);
         }
+        // Like `before`, `previously` is the judged move's, however nested.
+        let ctx = if how == Derive::Previously { 1 } else { ctx };
         if let Some(found) = self.derived.get(&(ctx, how)) {
             return *found;
         }
@@ -1129,6 +1148,32 @@ impl<'p> Evaluator<'p> {
         let c = self.ctxs.get(ctx)?;
         match how {
             Derive::Before => None,
+            Derive::Previously => {
+                // Back from `before` over the opponent's previous move: the
+                // piece it moved returns to its origin, a piece it took
+                // comes back under an id of its own.
+                let (pos, pm) = self.previous.as_ref()?;
+                let (pos, pm) = (pos.clone(), *pm);
+                let mut replay = pos.clone();
+                let undo = replay.make(pm);
+                if replay.repetition_key() != c.pos.repetition_key() {
+                    return None;
+                }
+                let mut id_at = c.id_at;
+                id_at[pm.from.index()] = c.id_at[pm.to.index()];
+                id_at[pm.to.index()] = NONE;
+                if let Some(taken) = undo.captured() {
+                    self.ids[PREVIOUS_GHOST] = Some(taken);
+                    id_at[pm.to.index()] = PREVIOUS_GHOST as u8;
+                }
+                let mut sq_of = [NONE; IDS];
+                for (sq, id) in id_at.iter().enumerate() {
+                    if *id != NONE {
+                        sq_of[*id as usize] = sq as u8;
+                    }
+                }
+                Some(Ctx::with(pos, id_at, sq_of))
+            }
             Derive::Pass => {
                 if c.pos.in_check() {
                     return None;

@@ -197,10 +197,32 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
     let mut ev = Evaluator::new(prog);
     ev.exhaustive = opts.explain;
     let mut moves = Vec::with_capacity(cycle.moves.len());
-    let mut pos = cycle.start.clone();
+    let mut positions = Vec::with_capacity(cycle.moves.len() + 1);
+    positions.push(cycle.start.clone());
+    for &mv in &cycle.moves {
+        let mut next = positions[positions.len() - 1].clone();
+        next.make(mv);
+        positions.push(next);
+    }
+    let n = cycle.moves.len();
+    // The first move's previous move is the cycle's last, when the moves
+    // do come back to the start.
+    let wraps = n >= 2 && positions[n].repetition_key() == positions[0].repetition_key();
     for (i, &mv) in cycle.moves.iter().enumerate() {
-        moves.push(classify(&mut ev, prog, &pos, mv, i + 1, opts));
-        pos.make(mv);
+        let previous = match i {
+            0 if wraps => Some((&positions[n - 1], cycle.moves[n - 1])),
+            0 => None,
+            _ => Some((&positions[i - 1], cycle.moves[i - 1])),
+        };
+        moves.push(classify(
+            &mut ev,
+            prog,
+            &positions[i],
+            mv,
+            previous,
+            i + 1,
+            opts,
+        ));
     }
     let nodes = ev.nodes();
     let stats = ev.stats;
@@ -267,10 +289,11 @@ fn classify(
     prog: &Program,
     before: &Position,
     mv: Move,
+    previous: Option<(&Position, Move)>,
     ply: usize,
     opts: Options,
 ) -> MoveRuling {
-    ev.start_move(before, mv);
+    ev.start_move(before, mv, previous);
     // The clauses' conditions first: they are cheap and say what a nature
     // that holds will become.
     let mut when = Vec::with_capacity(prog.clauses.len());

@@ -140,6 +140,7 @@ pub enum Op {
     SetLiteral(Vec<Node>),
     If(Box<Node>, Box<Node>, Box<Node>),
     Before(Box<Node>),
+    Previously(Box<Node>),
     AfterTake(Box<Node>, Box<Node>, Box<Node>),
     AfterPass(Box<Node>),
     AfterLift(Box<Node>, Box<Node>),
@@ -497,7 +498,9 @@ fn mentions_natures_of(defs: &[DefinitionCode], cases: &[CaseCode]) -> bool {
             Op::Prim(Prim::NaturesOf, _) => true,
             Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => false,
             Op::Prim(_, args) | Op::Def(_, args) | Op::SetLiteral(args) => args.iter().any(walk),
-            Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::AfterPass(a) => walk(a),
+            Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => {
+                walk(a)
+            }
             Op::Binary(_, a, b) | Op::AfterLift(a, b) => walk(a) || walk(b),
             Op::If(a, b, c) | Op::AfterTake(a, b, c) => walk(a) || walk(b) || walk(c),
             Op::Quantified {
@@ -607,6 +610,7 @@ fn lower_expr(e: &Expr, frame: &mut Frame, names: &Bindings<'_>) -> Result<Node,
             let body = boxed(body, frame, names)?;
             match &**ctx {
                 Context::Before => Op::Before(body),
+                Context::Previously => Op::Previously(body),
                 Context::AfterPass => Op::AfterPass(body),
                 Context::AfterLift(p) => Op::AfterLift(boxed(p, frame, names)?, body),
                 Context::AfterTake(a, b) => {

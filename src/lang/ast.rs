@@ -441,6 +441,9 @@ impl Quantifier {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Context {
     Before,
+    /// `previously { … }`: the position before the opponent's previous
+    /// move (two plies back; a cycle's moves wrap round).
+    Previously,
     AfterTake(Expr, Expr),
     AfterPass,
     /// `after lift(p) { … }`: the position with piece p taken off the

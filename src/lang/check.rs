@@ -916,7 +916,7 @@ fn free_refs<'a>(e: &'a Expr, bound: &mut Vec<&'a str>, out: &mut Vec<Ref<'a>>) 
                     free_refs(b, bound, out);
                 }
                 Context::AfterLift(p) => free_refs(p, bound, out),
-                Context::Before | Context::AfterPass => {}
+                Context::Before | Context::Previously | Context::AfterPass => {}
             }
             free_refs(body, bound, out);
         }
@@ -926,6 +926,7 @@ fn free_refs<'a>(e: &'a Expr, bound: &mut Vec<&'a str>, out: &mut Vec<Ref<'a>>) 
 fn context_name(ctx: &Context) -> &'static str {
     match ctx {
         Context::Before => "before { … }",
+        Context::Previously => "previously { … }",
         Context::AfterTake(..) => "after take(…) { … }",
         Context::AfterPass => "after pass { … }",
         Context::AfterLift(..) => "after lift(…) { … }",
@@ -937,6 +938,7 @@ fn context_name(ctx: &Context) -> &'static str {
 fn context_keyword(whole: Span, ctx: &Context) -> Span {
     let len = match ctx {
         Context::Before => "before".len(),
+        Context::Previously => "previously".len(),
         Context::AfterTake(..) | Context::AfterPass | Context::AfterLift(..) => "after".len(),
     };
     Span::new(whole.start, (whole.start + len).min(whole.end))
@@ -1720,7 +1722,7 @@ impl<'b, 'r> Walk<'b, 'r> {
                     Context::AfterLift(p) => {
                         self.expect(p, Ty::Piece, || "the piece in `after lift(p)`".into());
                     }
-                    Context::Before | Context::AfterPass => {}
+                    Context::Before | Context::Previously | Context::AfterPass => {}
                 }
                 self.ty(body)
             }

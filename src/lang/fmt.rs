@@ -956,6 +956,7 @@ fn expr_doc(e: &Expr, next: Next) -> Doc {
         ExprKind::Context(ctx, body) => {
             let head = match ctx.as_ref() {
                 Context::Before => text("before"),
+                Context::Previously => text("previously"),
                 Context::AfterPass => text("after pass"),
                 Context::AfterLift(p) => bracketed("after lift(".into(), vec![at(p, TOP)], ")"),
                 Context::AfterTake(a, b) => {

@@ -787,6 +787,7 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
             let which = meaningful(kind).next().ok_or(span)?;
             let ctx = match which.as_rule() {
                 Rule::before_kw => Context::Before,
+                Rule::previously_kw => Context::Previously,
                 Rule::after_pass => Context::AfterPass,
                 Rule::after_lift => {
                     let mut args = meaningful(which);

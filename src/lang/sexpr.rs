@@ -88,6 +88,7 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::If(c, t, f) => format!("(if {} {} {})", expr(c), expr(t), expr(f)),
         ExprKind::Context(ctx, body) => match ctx.as_ref() {
             Context::Before => format!("(before {})", expr(body)),
+            Context::Previously => format!("(previously {})", expr(body)),
             Context::AfterPass => format!("(after-pass {})", expr(body)),
             Context::AfterLift(p) => format!("(after-lift {} {})", expr(p), expr(body)),
             Context::AfterTake(a, b) => {
