@@ -294,14 +294,14 @@ fn classify(
     opts: Options,
 ) -> MoveRuling {
     ev.start_move(before, mv, previous);
-    // The clauses' conditions first: they are cheap and say what a nature
-    // that holds will become.
-    let mut when = Vec::with_capacity(prog.clauses.len());
+    // A clause's condition is asked only when its action would change the
+    // natures that hold (explained: every condition, up front).
+    let mut when: Vec<Option<bool>> = vec![None; prog.clauses.len()];
     let mut clause_traces = Vec::new();
-    for c in 0..prog.clauses.len() {
-        let e = ev.clause(c, opts.explain);
-        when.push(e.holds);
-        if opts.explain {
+    if opts.explain {
+        for (c, slot) in when.iter_mut().enumerate() {
+            let e = ev.clause(c, true);
+            *slot = Some(e.holds);
             clause_traces.extend(e.trace);
         }
     }
@@ -320,7 +320,20 @@ fn classify(
         natures = held.clone();
         fired.clear();
         for (c, code) in prog.clauses.iter().enumerate() {
-            if when[c] && apply(&code.action, &mut natures) {
+            let mut changed = natures.clone();
+            if !apply(&code.action, &mut changed) {
+                continue;
+            }
+            let holds = match when[c] {
+                Some(h) => h,
+                None => {
+                    let h = ev.clause(c, false).holds;
+                    when[c] = Some(h);
+                    h
+                }
+            };
+            if holds {
+                natures = changed;
                 fired.push(c);
             }
         }

@@ -296,14 +296,25 @@ pub fn pseudo_attackers(pos: &Position, sq: Square, by: Color) -> Vec<Attacker> 
 /// safe (no pinned piece, no facing kings). Serves 捉 ("the piece can take"),
 /// 有根 ("a protector can recapture") and 兑/献 ("the opponent can take").
 pub fn attackers(pos: &Position, sq: Square, by: Color) -> Vec<Attacker> {
+    // Most points have no attacker at all: the copy the king-safety test
+    // plays on is made only when there is a candidate to test.
+    let mut found = false;
+    let _ = visit_pseudo_attackers(pos, sq, by, &mut |_, _| {
+        found = true;
+        ControlFlow::Break(())
+    });
+    if !found {
+        return Vec::new();
+    }
     grid_attackers(&Grid::of(pos), sq, by)
 }
 
 /// Whether some piece of `by` legally attacks `sq` (see [`attackers`]).
 pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
-    let g = Grid::of(pos);
-    visit_pseudo_attackers(&g, sq, by, &mut |s, _| {
-        if capture_keeps_king_safe(&g, s, sq, by) {
+    let mut grid: Option<Grid> = None;
+    visit_pseudo_attackers(pos, sq, by, &mut |s, _| {
+        let g = grid.get_or_insert_with(|| Grid::of(pos));
+        if capture_keeps_king_safe(g, s, sq, by) {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
