@@ -20,10 +20,32 @@ pub struct Case {
     pub source: String,
     pub fen: String,
     pub moves: String,
+    /// The moves are a longer line (a game, a cycle played two or three
+    /// times) and the last cycle is judged, rather than exactly one cycle
+    /// from the start position.
+    #[serde(default)]
+    pub line: bool,
     #[serde(default)]
     pub composed: Option<String>,
     #[serde(default)]
     pub expect: Vec<Expectation>,
+}
+
+/// A line of a peer engine's test file (`cases/peer/*.jsonl`): a position,
+/// a line of ICCS moves that repeats, and the side ruled against.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PeerCase {
+    source: String,
+    label: String,
+    rules: String,
+    fen: String,
+    moves: Vec<String>,
+    loser: Option<String>,
+    /// qili's own note where it disagrees with the peer, with the rulebook
+    /// clause that says why.
+    #[serde(default)]
+    qili_known_failure: Option<String>,
 }
 
 /// What the article rules, under the editions it applies to.
@@ -33,6 +55,9 @@ pub struct Expectation {
     pub editions: Vec<String>,
     #[serde(default)]
     pub stated_for: Option<String>,
+    /// The heaviest nature of each move; empty when the source gives only
+    /// the verdict (the peer cases).
+    #[serde(default)]
     pub natures: Vec<String>,
     #[serde(default)]
     pub red: Option<String>,
@@ -76,6 +101,74 @@ pub enum CaseError {
 }
 
 impl Case {
+    /// Every case a file holds: one for a `.toml` case file, one per line
+    /// for a peer's `.jsonl` file (judged under the edition `axf`, named
+    /// `<file stem>-<line>`).
+    pub fn load_all(path: &Path) -> Result<Vec<Case>, CaseError> {
+        if path.extension().is_some_and(|x| x == "jsonl") {
+            let text = std::fs::read_to_string(path).map_err(|e| CaseError::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })?;
+            let stem = path
+                .file_stem()
+                .map_or_else(|| "peer".to_string(), |s| s.to_string_lossy().into_owned());
+            return Case::parse_peer(&path.display().to_string(), &stem, &text);
+        }
+        Ok(vec![Case::load(path)?])
+    }
+
+    /// The peer format: one JSON object per line (see `cases/peer/README.md`).
+    pub fn parse_peer(name: &str, stem: &str, text: &str) -> Result<Vec<Case>, CaseError> {
+        let mut out = Vec::new();
+        let mut offset = 0;
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            let start = offset;
+            offset += line.len();
+            if line.trim().is_empty() {
+                continue;
+            }
+            let peer: PeerCase = serde_json::from_str(line).map_err(|e| CaseError::Format {
+                message: format!("line {}: {e}", i + 1),
+                at: Some((start, line.trim_end().len()).into()),
+                src: NamedSource::new(name, text.to_string()),
+            })?;
+            let outcome = match peer.loser.as_deref() {
+                None => "draw",
+                Some("red") => "red_must_change",
+                Some("black") => "black_must_change",
+                Some(other) => {
+                    return Err(CaseError::Outcome {
+                        found: other.to_string(),
+                        at: line
+                            .find(&format!("\"{other}\""))
+                            .map(|j| (start + j, other.len() + 2).into()),
+                        src: NamedSource::new(name, text.to_string()),
+                    })
+                }
+            };
+            out.push(Case {
+                id: format!("{stem}-{}", i + 1),
+                title: peer.label,
+                source: format!("{} ({})", peer.source, peer.rules),
+                fen: peer.fen,
+                moves: peer.moves.join(" "),
+                line: true,
+                composed: None,
+                expect: vec![Expectation {
+                    editions: vec!["axf".to_string()],
+                    stated_for: Some("axf".to_string()),
+                    natures: Vec::new(),
+                    red: None,
+                    black: None,
+                    outcome: outcome.to_string(),
+                    known_failure: peer.qili_known_failure,
+                }],
+            });
+        }
+        Ok(out)
+    }
+
     pub fn load(path: &Path) -> Result<Case, CaseError> {
         let text = std::fs::read_to_string(path).map_err(|e| CaseError::Io {
             path: path.display().to_string(),
@@ -158,7 +251,7 @@ impl std::fmt::Display for Difference {
 /// The differences between a ruling and an expectation (none: it agrees).
 pub fn compare(book: &Rulebook, r: &Ruling, e: &Expectation) -> Vec<Difference> {
     let mut out = Vec::new();
-    if e.natures.len() != r.moves.len() {
+    if !e.natures.is_empty() && e.natures.len() != r.moves.len() {
         out.push(Difference::Length {
             expected: e.natures.len(),
             found: r.moves.len(),
