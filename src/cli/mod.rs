@@ -2,6 +2,7 @@
 //! the library that turns its typed errors into miette diagnostics.
 
 mod check;
+pub mod compare;
 mod fmt;
 pub mod judge;
 mod perft;
@@ -39,6 +40,10 @@ pub enum Command {
     Judge(judge::JudgeArgs),
     /// Run the case corpus (seed figures) and compare each ruling with its article.
     Test(judge::TestArgs),
+    /// Rule one cycle under several rulebooks side by side, the differences marked.
+    Compare(compare::CompareArgs),
+    /// Which natures, clauses and definitions of a rulebook no case reaches.
+    Coverage(compare::CoverageArgs),
 }
 
 /// Output format shared by the subcommands that have a machine-readable form.
@@ -62,6 +67,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Diff(args) => rules::run_diff(&args, &mut out),
         Command::Judge(args) => judge::run_judge(&args, &mut out),
         Command::Test(args) => judge::run_test(&args, &mut out),
+        Command::Compare(args) => compare::run_compare(&args, &mut out),
+        Command::Coverage(args) => compare::run_coverage(&args, &mut out),
     }
 }
 

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use miette::{miette, Result};
 
-use super::Format;
+use super::compare::TableFormat;
+use super::judge::Lang;
+use crate::judge::Rulebook;
 use crate::lang::diff::{diff, explain, render_text};
 use crate::lang::resolve::Resolved;
 
@@ -37,19 +39,67 @@ pub struct DiffArgs {
     pub right: String,
     #[arg(long, default_value = "rules")]
     pub rules: PathBuf,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Also rule every case under both rulebooks (case files or folders) and
+    /// report the cases whose natures or outcome change.
+    #[arg(long, num_args = 1..)]
+    pub cases: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t)]
+    pub lang: Lang,
+    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    pub format: TableFormat,
+}
+
+/// The clause diff and, with `--cases`, the corpus diff, as one JSON object.
+#[derive(serde::Serialize)]
+struct FullDiff {
+    clauses: crate::lang::diff::RulebookDiff,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    corpus: Option<crate::judge::compare::CorpusDiff>,
 }
 
 pub fn run_diff(args: &DiffArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let left = load(&args.left, &args.rules)?;
     let right = load(&args.right, &args.rules)?;
     let d = diff(&left, &right);
+    let zh = args.lang == Lang::Zh;
+    let corpus = if args.cases.is_empty() {
+        None
+    } else {
+        let a = Rulebook::from_resolved(left.clone())?;
+        let b = Rulebook::from_resolved(right.clone())?;
+        Some(super::compare::corpus(&a, &b, &args.cases, zh)?)
+    };
     let text = match args.format {
-        Format::Text => render_text(&d),
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&d)
-                .map_err(|e| miette!(code = "qili::io", "cannot write JSON: {e}"))?;
+        TableFormat::Text | TableFormat::Md => {
+            let md = args.format == TableFormat::Md;
+            let mut t = if md {
+                format!(
+                    "## {} → {}: the clauses\n\n```\n{}```\n\n",
+                    d.left,
+                    d.right,
+                    render_text(&d)
+                )
+            } else {
+                render_text(&d)
+            };
+            if let Some(c) = &corpus {
+                if !md {
+                    t.push('\n');
+                }
+                t.push_str(&super::compare::corpus_text(c, zh, md));
+            }
+            t
+        }
+        TableFormat::Json => {
+            // Without `--cases` the clause diff alone, as it always was.
+            let json = match corpus {
+                None => serde_json::to_string_pretty(&d),
+                Some(corpus) => serde_json::to_string_pretty(&FullDiff {
+                    clauses: d,
+                    corpus: Some(corpus),
+                }),
+            };
+            let mut s = json.map_err(|e| miette!(code = "qili::io", "cannot write JSON: {e}"))?;
             s.push('\n');
             s
         }

@@ -17,6 +17,7 @@
 //! ruling as referees do, and renders text and JSON.
 
 pub mod case;
+pub mod compare;
 pub mod cycle;
 pub mod eval;
 pub mod program;

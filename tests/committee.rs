@@ -1,0 +1,185 @@
+//! The committee's tools: one cycle under several editions (`compare`),
+//! two rulebooks over the corpus (`diff --cases`), proposals written as
+//! rules files, and what the corpus reaches (`coverage`).
+//!
+//! The snapshots are the reports a committee reads; the assertions tie
+//! them to the seeds: where the articles rule a case differently under two
+//! editions, the comparison must mark exactly those moves.
+
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use qili::cli::compare::{comparison_text, corpus_text, load_cases};
+use qili::cli::judge::prepare;
+use qili::judge::case::{Case, Expectation};
+use qili::judge::compare::{compare, corpus_diff, coverage, ItemRef};
+use qili::judge::Rulebook;
+
+fn book(id: &str) -> Rulebook {
+    Rulebook::from_folder(id, "rules").unwrap()
+}
+
+fn item(kind: &str, id: &str) -> ItemRef {
+    ItemRef {
+        kind: kind.into(),
+        id: id.into(),
+    }
+}
+
+/// The cases whose articles rule under more than one edition that has a
+/// rules file: the edition-contrast cases.
+fn contrast_cases() -> Vec<Case> {
+    load_cases(&["cases".into()])
+        .unwrap()
+        .into_iter()
+        .filter(|c| !c.line)
+        .filter(|c| {
+            c.expect
+                .iter()
+                .flat_map(|e| &e.editions)
+                .filter(|ed| Path::new("rules").join(format!("{ed}.qili")).is_file())
+                .count()
+                > 1
+        })
+        .collect()
+}
+
+fn expectation_for<'c>(case: &'c Case, edition: &str) -> Option<&'c Expectation> {
+    case.expect
+        .iter()
+        .find(|e| e.editions.iter().any(|x| x == edition))
+}
+
+#[test]
+fn compare_marks_exactly_the_moves_the_articles_rule_differently() {
+    let mut books: HashMap<String, Rulebook> = HashMap::new();
+    let cases = contrast_cases();
+    assert!(cases.len() >= 5, "only {} contrast cases", cases.len());
+    for case in &cases {
+        let editions: Vec<String> = case
+            .expect
+            .iter()
+            .flat_map(|e| e.editions.clone())
+            .filter(|ed| Path::new("rules").join(format!("{ed}.qili")).is_file())
+            .collect();
+        for ed in &editions {
+            books.entry(ed.clone()).or_insert_with(|| book(ed));
+        }
+        let refs: Vec<&Rulebook> = editions.iter().map(|e| &books[e]).collect();
+        let cycle = prepare(case).unwrap();
+        let cmp = compare(&refs, &cycle, true);
+        insta::assert_snapshot!(
+            format!("compare_{}", case.id.to_lowercase().replace('-', "_")),
+            comparison_text(&cmp, true)
+        );
+        // Where every expectation is one qili meets, the marks must follow
+        // the articles: a move differs exactly when the articles' natures
+        // for it differ between the editions.
+        let exp: Vec<&Expectation> = editions
+            .iter()
+            .map(|e| expectation_for(case, e).unwrap())
+            .collect();
+        if exp
+            .iter()
+            .any(|e| e.known_failure.is_some() || e.natures.is_empty())
+        {
+            continue;
+        }
+        for (i, m) in cmp.moves.iter().enumerate() {
+            let article_differs = exp.iter().any(|e| e.natures[i] != exp[0].natures[i]);
+            assert_eq!(m.differs, article_differs, "{} move {}", case.id, m.ply);
+            if m.differs {
+                assert!(!m.responsible.is_empty(), "{} move {}", case.id, m.ply);
+            }
+        }
+        let outcomes_differ = exp.iter().any(|e| e.outcome != exp[0].outcome);
+        assert_eq!(cmp.outcome_differs, outcomes_differ, "{}", case.id);
+    }
+}
+
+/// S3 图6: the 2011 final's 26.3 addition (a root given up to answer a
+/// check is the answerer's own doing) is what turns black's 马3退2 from a
+/// chase into an idle move; the comparison names that clause.
+#[test]
+fn the_26_3_addition_is_named_where_the_trial_and_the_final_part() {
+    let (trial, fin) = (book("2011-trial"), book("2011"));
+    let case = Case::load(Path::new("cases/s3-6.toml")).unwrap();
+    let cmp = compare(&[&trial, &fin], &prepare(&case).unwrap(), false);
+    let m4 = &cmp.moves[3];
+    assert_eq!(m4.natures, ["捉", "闲"]);
+    assert!(m4.responsible.contains(&item("clause", "abandoned-root")));
+    assert!(cmp.outcome_differs);
+    assert_eq!(cmp.outcomes, ["black_must_change", "red_must_change"]);
+}
+
+/// Each proposal in `examples/proposals/` is a rules file extending 2011;
+/// its report over the corpus is a snapshot, and its point shows in it.
+#[test]
+fn proposals_change_the_corpus_without_rust() {
+    let base = book("2011");
+    let cases = load_cases(&["cases".into()]).unwrap();
+    let mut files: Vec<_> = std::fs::read_dir("examples/proposals")
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "qili"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3);
+    for f in &files {
+        let proposal = Rulebook::from_folder(f.to_str().unwrap(), "rules").unwrap();
+        let d = corpus_diff(&base, &proposal, &cases, prepare, true);
+        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+        insta::assert_snapshot!(format!("proposal_{name}"), corpus_text(&d, true, true));
+        let changed = |id: &str| {
+            d.changed
+                .iter()
+                .find(|c| c.comparison.editions[1] == proposal.id() && c.id == id)
+        };
+        match name.as_str() {
+            // Pawn chases count: the changed moves are blamed on the exemption.
+            "pawn-chases-again" => {
+                assert!(!d.changed.is_empty());
+                for c in &d.changed {
+                    for m in c.comparison.moves.iter().filter(|m| m.differs) {
+                        assert!(
+                            m.responsible.contains(&item("define", "exempt-chaser")),
+                            "{}",
+                            c.id
+                        );
+                    }
+                }
+            }
+            // S0 L53 图2: under 威力互达 the pawn beside the king offers
+            // itself, 长献, and the cycle is drawn.
+            "mutual-reach-restored" => {
+                let c = changed("S0-53-2").expect("S0-53-2 changes");
+                assert_eq!(c.comparison.outcomes, ["red_must_change", "draw"]);
+                assert_eq!(c.comparison.moves[0].natures, ["将", "献"]);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// S3 图6 has no king move and its move 4 is the 26.3 addition: over that
+/// case alone, 2011's king-answer clause is unreached and the abandoned-root
+/// clause is reached.
+#[test]
+fn coverage_names_what_a_corpus_leaves_untested() {
+    let fin = book("2011");
+    let case = Case::load(Path::new("cases/s3-6.toml")).unwrap();
+    let cov = coverage(&fin, &[case], prepare);
+    let by = |kind: &str, id: &str| {
+        cov.items
+            .iter()
+            .find(|(i, _)| *i == item(kind, id))
+            .map(|(_, by)| by.clone())
+            .unwrap()
+    };
+    assert_eq!(cov.cases, 1);
+    assert_eq!(by("clause", "abandoned-root"), ["S3-6"]);
+    assert!(by("clause", "king-answer").is_empty());
+    assert_eq!(by("nature", "将"), ["S3-6"]);
+}
