@@ -158,7 +158,18 @@ fn proposals_change_the_corpus_without_rust() {
                 assert_eq!(c.comparison.outcomes, ["red_must_change", "draw"]);
                 assert_eq!(c.comparison.moves[0].natures, ["将", "献"]);
             }
-            _ => {}
+            // S0 L54 图2: the acceptance runs into 炮七进八 and 兵六进一, a mate
+            // one step removed; asking two moves makes the offer a chase, as
+            // in 图1 where the mate is immediate.
+            "offer-survives-two-plies" => {
+                let c = changed("S0-54-2").expect("S0-54-2 changes");
+                assert_eq!(c.comparison.outcomes, ["draw", "red_must_change"]);
+                assert_eq!(c.comparison.moves[0].natures, ["献", "捉"]);
+                assert!(c.comparison.moves[0]
+                    .responsible
+                    .contains(&item("define", "safe-take")));
+            }
+            other => panic!("a proposal without an assertion: {other}"),
         }
     }
 }

@@ -181,7 +181,7 @@ struct Ctx {
     sq_of: [u8; IDS],
     attackers: HashMap<(u8, Color), Rc<Vec<Square>>>,
     exchanges: HashMap<(u8, u8, Ask), Searched>,
-    mates: HashMap<(Color, i64, bool), Searched>,
+    mates: HashMap<(Color, i64, bool, bool), Searched>,
     best: [Option<Searched>; 2],
     roots: HashMap<u8, Rc<Roots>>,
 }
@@ -288,7 +288,7 @@ struct Ask {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum SearchKey {
     Exchange(u64, u8, u8, Ask),
-    Mate(u64, Color, i64),
+    Mate(u64, Color, i64, bool),
     Above(u64, u8, u8, Ask, i64),
     BestAbove(u64, Color, i64),
 }
@@ -1539,13 +1539,43 @@ impl<'p> Evaluator<'p> {
                 }
                 Value::Bool(yes)
             }
+            Prim::MatesIn => {
+                let (Value::Side(side), n) = (&v[0], v[1].int()) else {
+                    return Value::Bool(false);
+                };
+                let side = *side;
+                let s = self.mate(ctx, side, n, false, true);
+                let yes = s.value != 0;
+                if self.tracing {
+                    let line = line_text(s.start.as_deref(), &s.line);
+                    let t = match (yes, s.exhausted) {
+                        (true, _) => Text::new(
+                            format!("{}方{}步内可以杀棋：{}", side.chinese(), n, line.zh),
+                            format!("{} mates within {n} moves: {}", side.english(), line.en),
+                        ),
+                        (false, true) => Text::new(
+                            format!("{}方杀棋搜索预算用尽，按无杀论", side.chinese()),
+                            format!(
+                                "the mate search for {} ran out of budget: taken as no mate",
+                                side.english()
+                            ),
+                        ),
+                        (false, false) => Text::new(
+                            format!("{}方{}步内无杀", side.chinese(), n),
+                            format!("{} has no mate within {n} moves", side.english()),
+                        ),
+                    };
+                    self.fact(t, Some(yes));
+                }
+                Value::Bool(yes)
+            }
             Prim::MateByChecks | Prim::ThreatensMate => {
                 let (Value::Side(side), plies) = (&v[0], v[1].int()) else {
                     return Value::Bool(false);
                 };
                 let side = *side;
                 let threat = p == Prim::ThreatensMate;
-                let s = self.mate(ctx, side, plies, threat);
+                let s = self.mate(ctx, side, plies, threat, false);
                 let yes = s.value != 0;
                 if self.tracing {
                     let line = line_text(s.start.as_deref(), &s.line);
@@ -1793,7 +1823,9 @@ impl<'p> Evaluator<'p> {
         best
     }
 
-    fn mate(&mut self, ctx: usize, side: Color, plies: i64, threat: bool) -> Searched {
+    /// `any`: a mate within `plies` own moves, quiet moves included
+    /// (`mates_in`); otherwise by consecutive checks within `plies` plies.
+    fn mate(&mut self, ctx: usize, side: Color, plies: i64, threat: bool, any: bool) -> Searched {
         let no = |exhausted, refused| Searched {
             value: 0,
             line: Rc::new(Vec::new()),
@@ -1804,11 +1836,11 @@ impl<'p> Evaluator<'p> {
         let Some(c) = self.ctxs.get(ctx) else {
             return no(false, Some("no position"));
         };
-        let key = (side, plies, threat);
+        let key = (side, plies, threat, any);
         if let Some(s) = c.mates.get(&key) {
             return s.clone();
         }
-        let global = SearchKey::Mate(c.pos.hash(), side, plies);
+        let global = SearchKey::Mate(c.pos.hash(), side, plies, any);
         if let Some(s) = self.searches.get(&global) {
             let s = s.clone();
             self.ctxs[ctx].mates.insert(key, s.clone());
@@ -1826,7 +1858,11 @@ impl<'p> Evaluator<'p> {
         let plies = usize::try_from(plies.max(0)).unwrap_or(0);
         let mut budget = self.search_budget();
         self.stats.mates += 1;
-        let r = tactics::mate_by_checks(&start, plies, &mut budget);
+        let r = if any {
+            tactics::mate_in(&start, plies, &mut budget)
+        } else {
+            tactics::mate_by_checks(&start, plies, &mut budget)
+        };
         self.stats.mate_nodes += budget.used();
         let s = match r {
             MateSearch::Mate(line) => Searched {

@@ -376,6 +376,18 @@ static PRIMITIVES: &[Primitive] = &[
         concept: "连将杀 mate by consecutive checks",
     },
     Primitive {
+        name: "mates_in",
+        params: &[Ty::Side, Ty::Int],
+        param_names: &["s", "moves"],
+        result: Ty::Bool,
+        scope: Scope::Move,
+        needs_values: false,
+        doc: "s (given the move if need be) forces mate within `moves` of its own moves, \
+              quiet moves included",
+        concept:
+            "杀棋 a mating net, not only consecutive checks (for rules that look further than 立即)",
+    },
+    Primitive {
         name: "threatens_mate",
         params: &[Ty::Side, Ty::Int],
         param_names: &["s", "plies"],

@@ -103,6 +103,30 @@ pub fn mate_by_checks(pos: &Position, max_plies: usize, budget: &mut NodeBudget)
     MateSearch::NoMate
 }
 
+/// Can the side to move force mate within `moves` of its own moves, quiet
+/// moves included (a mate in one is `moves = 1`)? Unlike
+/// [`mate_by_checks`], the attacker may play any move, so this is the
+/// question "is there a mating net", which rules ask when an offer must
+/// survive more than the next move. Every answer of the defender is tried;
+/// the shortest mate is found first. Bounded by the budget; `moves` is
+/// capped so that the line fits [`MAX_PLIES`].
+pub fn mate_in(pos: &Position, moves: usize, budget: &mut NodeBudget) -> MateSearch {
+    let max = moves.min(MAX_PLIES / 2);
+    let king = pos.king(pos.side_to_move());
+    let mut search = MateSearcher::new(budget, 2 * max, Move::new(king, king));
+    let mut p = pos.clone();
+    for n in 1..=max {
+        let found = search.any_attack(&mut p, 0, n);
+        if search.out_of_budget {
+            return MateSearch::BudgetExhausted;
+        }
+        if found {
+            return MateSearch::Mate(search.line());
+        }
+    }
+    MateSearch::NoMate
+}
+
 /// 杀 (mate threat): had the side that just moved — the side *not* to move
 /// in `pos` — another move now, could it mate by a check or by consecutive
 /// checks within `max_plies`? Asked by passing the turn (null move); the
@@ -203,6 +227,59 @@ impl<'b> MateSearcher<'b> {
             }
         }
         best
+    }
+
+    /// Attacker to move, any move allowed: mate within `n` own moves?
+    fn any_attack(&mut self, pos: &mut Position, ply: usize, n: usize) -> bool {
+        self.pv.clear(ply);
+        if n == 0 || ply + 1 >= MAX_PLIES {
+            return false;
+        }
+        let moves = pos.legal_moves();
+        for &m in moves.iter() {
+            if !self.budget.spend() {
+                self.out_of_budget = true;
+                return false;
+            }
+            let undo = pos.make(m);
+            let wins = if pos.has_legal_move() {
+                n > 1 && self.any_defend(pos, ply + 1, n - 1)
+            } else {
+                // 将死 or 困毙: the defender has lost.
+                self.pv.clear(ply + 1);
+                true
+            };
+            pos.unmake(m, undo);
+            if self.out_of_budget {
+                return false;
+            }
+            if wins {
+                self.pv.update(ply, m);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Defender to move, with a legal move: does every answer lose within
+    /// `n` more attacker moves?
+    fn any_defend(&mut self, pos: &mut Position, ply: usize, n: usize) -> bool {
+        self.pv.clear(ply);
+        let moves = pos.legal_moves();
+        for &m in moves.iter() {
+            if !self.budget.spend() {
+                self.out_of_budget = true;
+                return false;
+            }
+            let undo = pos.make(m);
+            let lost = self.any_attack(pos, ply + 1, n);
+            pos.unmake(m, undo);
+            if !lost {
+                return false;
+            }
+            self.pv.update(ply, m);
+        }
+        true
     }
 
     /// Defender to move after a check: `Some(0)` if it has no legal move
@@ -351,6 +428,26 @@ mod tests {
             nine.used(),
             one.used()
         );
+    }
+
+    #[test]
+    fn a_mate_in_two_moves_is_found_where_there_is_none_in_one() {
+        // The position of the mate-threat test below, before its quiet
+        // a0a8: no move mates at once, but a0a8 (rook to rank 8) and then
+        // i1i9 does, so there is a mate in two moves with a quiet first one.
+        let p = pos("3k5/9/9/9/9/9/3p5/9/8R/R3K4 w");
+        let mut budget = NodeBudget::default();
+        assert_eq!(mate_by_checks(&p, 1, &mut budget), MateSearch::NoMate);
+        assert_eq!(mate_in(&p, 1, &mut budget), MateSearch::NoMate);
+        let found = mate_in(&p, 2, &mut budget);
+        let line = found.line().unwrap_or_else(|| panic!("no mate: {found:?}"));
+        assert_eq!(line.len(), 3, "{:?}", text(line));
+        let mut q = p.clone();
+        for m in line {
+            assert!(q.is_legal(*m));
+            q.make(*m);
+        }
+        assert!(!q.has_legal_move());
     }
 
     #[test]

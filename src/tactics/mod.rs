@@ -31,7 +31,9 @@ pub use exchange::{
     exchange, exchange_exceeds, exchange_for, CaptureScope, ExchangeError, ExchangeLimits,
     ExchangeResult,
 };
-pub use mate::{is_checkmate, is_lost, mate_by_checks, mate_threat, MateSearch, ThreatError};
+pub use mate::{
+    is_checkmate, is_lost, mate_by_checks, mate_in, mate_threat, MateSearch, ThreatError,
+};
 pub use protection::{is_rooted, is_rooted_against, protection, CaptureDefence, Protection};
 pub use values::ValueTable;
 
