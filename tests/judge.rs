@@ -416,3 +416,36 @@ fn rulings_on_real_game_cycles_follow_the_verdict_table() {
         assert!(serde_json::to_string(&to_json(&book, &r, false)).is_ok());
     }
 }
+
+/// `witnesses(m)` names the pieces a move's deciding nature names, each
+/// the same piece all through the cycle. In the peer's AXF case 3 the red
+/// cannons chase the one black rook on every move, while the black rook
+/// chases the two red cannons in turn: "some piece is chased on every move"
+/// holds for red only.
+#[test]
+fn witnesses_follow_a_chased_piece_through_the_cycle() {
+    let base = std::fs::read_to_string("rules/2011-trial.qili").unwrap();
+    let rules = r#"
+edition "one-target" { year 2026 }
+extends "2011-trial"
+
+define one-target(s: side) : bool "同一被捉子" "some piece is chased on every move of s" =
+  (forall m in moves(s): nature_of(m) = 捉)
+  and exists first in moves(s):
+    exists p in witnesses(first): forall m in moves(s): p in witnesses(m)
+
+override verdict {
+  case one-target for s: one-target(s) and not one-target(other(s)) => s must change
+  otherwise => draw
+}
+"#;
+    let book = Rulebook::from_texts("one-target.qili", rules, &[("2011-trial", &base)]).unwrap();
+    let r = rule(
+        &book,
+        "2bakabr1/9/9/r1p1p1p2/p7R/P8/9/9/9/CC1AKA3 w - - 0 1",
+        "a4a5 a6b6 a5b5 b6a6 b5a5 a6b6 a5b5 b6a6 b5a5",
+    );
+    // Every move of both sides chases; only red keeps after one piece.
+    assert!(natures(&book, &r).iter().all(|n| n == "捉"));
+    assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
+}

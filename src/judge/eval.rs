@@ -161,6 +161,10 @@ pub struct CycleFacts {
     /// Natures after the clauses, as a bit set.
     pub natures: Vec<u64>,
     pub heaviest: Vec<usize>,
+    /// For each move, the pieces its deciding nature names (see
+    /// [`Evaluator::witnesses`]), by their identity in the cycle: the
+    /// square each stood on at the cycle's start.
+    pub witnesses: Vec<Vec<u8>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -406,6 +410,59 @@ impl<'p> Evaluator<'p> {
             label,
             code.label.cite.clone(),
         )
+    }
+
+    /// The pieces nature `n` names on the judged move: when its body is an
+    /// `exists` over pieces (optionally under `and`), every member for which
+    /// the filter and the body hold — e.g. every piece a 捉 chases. Ids are
+    /// the move's (squares after it). Empty for any other body.
+    pub fn witnesses(&mut self, n: usize) -> Vec<PieceId> {
+        let code = &self.prog.natures[n];
+        let mut node = &code.body;
+        // Look through conjunctions to the first `exists`.
+        let found = loop {
+            match &node.op {
+                Op::Quantified {
+                    quantifier: Quantifier::Exists,
+                    slot,
+                    set,
+                    filter,
+                    body,
+                    ..
+                } => break Some((*slot, &**set, filter.as_deref(), &**body)),
+                Op::Binary(BinOp::And, a, b) => {
+                    node = if matches!(a.op, Op::Quantified { .. }) {
+                        a
+                    } else {
+                        b
+                    };
+                }
+                _ => break None,
+            }
+        };
+        let Some((slot, set, filter, body)) = found else {
+            return Vec::new();
+        };
+        let base = self.stack.len();
+        self.stack.resize(base + code.frame, Value::Bool(false));
+        let was = self.tracing;
+        self.tracing = false;
+        let members = self.members(set, 0, base);
+        let mut out = Vec::new();
+        for m in members.iter() {
+            let Value::Piece(p) = m else {
+                continue;
+            };
+            self.stack[base + slot] = m.clone();
+            if filter.is_none_or(|f| self.eval(f, 0, base).truth())
+                && self.eval(body, 0, base).truth()
+            {
+                out.push(*p);
+            }
+        }
+        self.tracing = was;
+        self.stack.truncate(base);
+        out
     }
 
     pub fn clause(&mut self, c: usize, trace: bool) -> Evaluated {
@@ -1639,6 +1696,18 @@ impl<'p> Evaluator<'p> {
                     .heaviest
                     .get(*m)
                     .map_or(Value::Bool(false), |n| Value::Nature(*n))
+            }
+            Prim::Witnesses => {
+                let (Value::Move(m), Some(cycle)) = (&v[0], self.cycle) else {
+                    return Value::Set(Rc::new(Vec::new()));
+                };
+                Value::Set(Rc::new(
+                    cycle
+                        .witnesses
+                        .get(*m)
+                        .map(|w| w.iter().map(|p| Value::Piece(*p)).collect())
+                        .unwrap_or_default(),
+                ))
             }
             Prim::NaturesOf => {
                 let (Value::Move(m), Some(cycle)) = (&v[0], self.cycle) else {

@@ -209,7 +209,16 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
     // The first move's previous move is the cycle's last, when the moves
     // do come back to the start.
     let wraps = n >= 2 && positions[n].repetition_key() == positions[0].repetition_key();
+    // Each piece's identity through the cycle: the square it stood on at
+    // the start (what `witnesses` names pieces by).
+    let mut ident = [u8::MAX; 90];
+    for (sq, _) in cycle.start.pieces() {
+        ident[sq.index()] = sq.index() as u8;
+    }
+    let mut witnesses = Vec::with_capacity(n);
     for (i, &mv) in cycle.moves.iter().enumerate() {
+        ident[mv.to.index()] = ident[mv.from.index()];
+        ident[mv.from.index()] = u8::MAX;
         let previous = match i {
             0 if wraps => Some((&positions[n - 1], cycle.moves[n - 1])),
             0 => None,
@@ -224,6 +233,15 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
             i + 1,
             opts,
         ));
+        witnesses.push(if prog.needs_witnesses {
+            let heaviest = moves[i].heaviest;
+            ev.witnesses(heaviest)
+                .into_iter()
+                .filter_map(|id| ident.get(id as usize).copied().filter(|c| *c != u8::MAX))
+                .collect()
+        } else {
+            Vec::new()
+        });
     }
     let nodes = ev.nodes();
     let stats = ev.stats;
@@ -235,6 +253,7 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
             .map(|m| m.natures.iter().fold(0u64, |b, n| b | (1u64 << n)))
             .collect(),
         heaviest: moves.iter().map(|m| m.heaviest).collect(),
+        witnesses,
     };
     let mut ev = Evaluator::new(prog);
     ev.start_cycle(&facts);

@@ -42,6 +42,7 @@ pub enum Prim {
     ExchangeSparing,
     BestCapture,
     MatesIn,
+    Witnesses,
     Material,
     InCheck,
     Mated,
@@ -86,6 +87,7 @@ impl Prim {
             "exchange_sparing" => Prim::ExchangeSparing,
             "best_capture" => Prim::BestCapture,
             "mates_in" => Prim::MatesIn,
+            "witnesses" => Prim::Witnesses,
             "material" => Prim::Material,
             "in_check" => Prim::InCheck,
             "mated" => Prim::Mated,
@@ -245,6 +247,9 @@ pub struct Program {
     /// that survives the clauses: no clause adds a nature or recasts one to
     /// a heavier, and the verdict never asks for a move's every nature.
     pub lazy: bool,
+    /// The verdict asks `witnesses(m)`, so each move's deciding nature is
+    /// asked for every piece it names.
+    pub needs_witnesses: bool,
 }
 
 impl Program {
@@ -469,6 +474,7 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
     let forbidden = names.defs.get("forbidden").copied().filter(|&d| {
         defs[d].params.len() == 1 && def_items[d].0.params[0].ty == crate::lang::ast::TypeName::Side
     });
+    let needs_witnesses = mentions(Prim::Witnesses, &defs, &cases);
     let lazy = !mentions_natures_of(&defs, &cases)
         && clauses.iter().all(|c| match &c.action {
             Action::Add(_) => false,
@@ -491,13 +497,20 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
         otherwise,
         forbidden,
         lazy,
+        needs_witnesses,
     })
 }
 
 fn mentions_natures_of(defs: &[DefinitionCode], cases: &[CaseCode]) -> bool {
-    fn walk(n: &Node) -> bool {
+    mentions(Prim::NaturesOf, defs, cases)
+}
+
+/// Whether the verdict side (definitions or cases) calls primitive `p`.
+fn mentions(p: Prim, defs: &[DefinitionCode], cases: &[CaseCode]) -> bool {
+    fn walk(n: &Node, p: Prim) -> bool {
+        let walk = |n: &Node| walk(n, p);
         match &n.op {
-            Op::Prim(Prim::NaturesOf, _) => true,
+            Op::Prim(q, _) if *q == p => true,
             Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => false,
             Op::Prim(_, args) | Op::Def(_, args) | Op::SetLiteral(args) => args.iter().any(walk),
             Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => {
@@ -512,7 +525,7 @@ fn mentions_natures_of(defs: &[DefinitionCode], cases: &[CaseCode]) -> bool {
             Op::SetBuilder { set, filter, .. } => walk(set) || walk(filter),
         }
     }
-    defs.iter().any(|d| walk(&d.body)) || cases.iter().any(|c| walk(&c.cond))
+    defs.iter().any(|d| walk(&d.body, p)) || cases.iter().any(|c| walk(&c.cond, p))
 }
 
 fn value_table(v: &crate::lang::ast::Values) -> Result<ValueTable, LowerError> {

@@ -388,6 +388,19 @@ static PRIMITIVES: &[Primitive] = &[
             "杀棋 a mating net, not only consecutive checks (for rules that look further than 立即)",
     },
     Primitive {
+        name: "witnesses",
+        params: &[Ty::Move],
+        param_names: &["m"],
+        result: SET_PIECE,
+        scope: Scope::Cycle,
+        needs_values: false,
+        doc: "the pieces m's deciding nature names: every member for which its `exists` \
+              over pieces held (the pieces a 捉 chases); a piece is the same piece all \
+              through the cycle",
+        concept: "被捉之子 the chased pieces (AXF rule 32: one piece chasing several in turn; \
+                  2007 细则9)",
+    },
+    Primitive {
         name: "threatens_mate",
         params: &[Ty::Side, Ty::Int],
         param_names: &["s", "plies"],
