@@ -733,6 +733,16 @@ impl<'p> Evaluator<'p> {
             BinOp::Or => {
                 Value::Bool(self.eval(a, ctx, base).truth() || self.eval(b, ctx, base).truth())
             }
+            BinOp::Le | BinOp::Lt if !self.tracing => {
+                // x <= t is not x > t; x < t is not x >= t.
+                let flipped = if op == BinOp::Le { BinOp::Gt } else { BinOp::Ge };
+                if let Some(v) = self.threshold(flipped, a, b, ctx, base) {
+                    return Value::Bool(!v);
+                }
+                let x = self.eval(a, ctx, base).int();
+                let y = self.eval(b, ctx, base).int();
+                Value::Bool(if op == BinOp::Le { x <= y } else { x < y })
+            }
             BinOp::Gt | BinOp::Ge if !self.tracing => {
                 if let Some(v) = self.threshold(op, a, b, ctx, base) {
                     return Value::Bool(v);
@@ -1881,6 +1891,11 @@ impl<'p> Evaluator<'p> {
         let mut best = Searched::bare(0, false);
         let targets = self.captures_of(ctx, side);
         for (a, b) in targets {
+            // A null-window question first: only a capture that beats the
+            // best so far is searched for its full value and line.
+            if !self.exchange_above(ctx, a, b, Ask::default(), best.value) {
+                continue;
+            }
             let s = self.exchange(ctx, a, b, Ask::default());
             if s.refused.is_none() && s.value > best.value {
                 best = s;
