@@ -13,6 +13,7 @@ use crate::judge::compare::{
     compare, corpus_diff, coverage, Comparison, CorpusDiff, Coverage, ItemRef,
 };
 use crate::judge::{last_cycle, Rulebook};
+use crate::lang::fmt::width;
 use crate::notation::parse_line;
 
 /// Output of the committee tools: a terminal table, Markdown to paste into
@@ -81,13 +82,6 @@ fn json<T: serde::Serialize>(v: &T) -> Result<String> {
         .map_err(|e| miette!(code = "qili::io", "cannot write JSON: {e}"))?;
     s.push('\n');
     Ok(s)
-}
-
-/// Terminal columns a string takes: CJK and full-width characters two.
-fn width(s: &str) -> usize {
-    s.chars()
-        .map(|c| if (c as u32) >= 0x2E80 { 2 } else { 1 })
-        .sum()
 }
 
 fn pad(s: &str, w: usize) -> String {

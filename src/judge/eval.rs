@@ -735,7 +735,11 @@ impl<'p> Evaluator<'p> {
             }
             BinOp::Le | BinOp::Lt if !self.tracing => {
                 // x <= t is not x > t; x < t is not x >= t.
-                let flipped = if op == BinOp::Le { BinOp::Gt } else { BinOp::Ge };
+                let flipped = if op == BinOp::Le {
+                    BinOp::Gt
+                } else {
+                    BinOp::Ge
+                };
                 if let Some(v) = self.threshold(flipped, a, b, ctx, base) {
                     return Value::Bool(!v);
                 }
@@ -1606,68 +1610,39 @@ impl<'p> Evaluator<'p> {
                 }
                 Value::Bool(yes)
             }
-            Prim::MatesIn => {
+            Prim::MatesIn | Prim::MateByChecks | Prim::ThreatensMate => {
                 let (Value::Side(side), n) = (&v[0], v[1].int()) else {
                     return Value::Bool(false);
                 };
                 let side = *side;
-                let s = self.mate(ctx, side, n, false, true);
+                // `mates_in` counts the side's own moves, quiet ones included;
+                // the others count plies of consecutive checks.
+                let any = p == Prim::MatesIn;
+                let s = self.mate(ctx, side, n, p == Prim::ThreatensMate, any);
                 let yes = s.value != 0;
                 if self.tracing {
                     let line = line_text(s.start.as_deref(), &s.line);
-                    let t = match (yes, s.exhausted) {
-                        (true, _) => Text::new(
-                            format!("{}方{}步内可以杀棋：{}", side.chinese(), n, line.zh),
-                            format!("{} mates within {n} moves: {}", side.english(), line.en),
+                    let (zh, en) = (side.chinese(), side.english());
+                    let t = match (yes, s.exhausted, any) {
+                        (true, _, true) => Text::new(
+                            format!("{zh}方{n}步内可以杀棋：{}", line.zh),
+                            format!("{en} mates within {n} moves: {}", line.en),
                         ),
-                        (false, true) => Text::new(
-                            format!("{}方杀棋搜索预算用尽，按无杀论", side.chinese()),
-                            format!(
-                                "the mate search for {} ran out of budget: taken as no mate",
-                                side.english()
-                            ),
+                        (true, _, false) => Text::new(
+                            format!("{zh}方有连将杀：{}", line.zh),
+                            format!("{en} mates by checks: {}", line.en),
                         ),
-                        (false, false) => Text::new(
-                            format!("{}方{}步内无杀", side.chinese(), n),
-                            format!("{} has no mate within {n} moves", side.english()),
+                        (false, true, _) => Text::new(
+                            format!("{zh}方杀棋搜索预算用尽，按无杀论"),
+                            format!("the mate search for {en} ran out of budget: taken as no mate"),
                         ),
-                    };
-                    self.fact(t, Some(yes));
-                }
-                Value::Bool(yes)
-            }
-            Prim::MateByChecks | Prim::ThreatensMate => {
-                let (Value::Side(side), plies) = (&v[0], v[1].int()) else {
-                    return Value::Bool(false);
-                };
-                let side = *side;
-                let threat = p == Prim::ThreatensMate;
-                let s = self.mate(ctx, side, plies, threat, false);
-                let yes = s.value != 0;
-                if self.tracing {
-                    let line = line_text(s.start.as_deref(), &s.line);
-                    let t = match (yes, s.exhausted) {
-                        (true, _) => Text::new(
-                            format!("{}方有连将杀：{}", side.chinese(), line.zh),
-                            format!("{} mates by checks: {}", side.english(), line.en),
+                        (false, false, true) => Text::new(
+                            format!("{zh}方{n}步内无杀"),
+                            format!("{en} has no mate within {n} moves"),
                         ),
-                        (false, true) => Text::new(
-                            format!("{}方杀棋搜索预算用尽，按无杀论", side.chinese()),
-                            format!(
-                                "the mate search for {} ran out of budget: taken as no mate",
-                                side.english()
-                            ),
-                        ),
-                        (false, false) => Text::new(
-                            format!(
-                                "{}方{}步内无连将杀",
-                                side.chinese(),
-                                plies.div_euclid(2) + 1
-                            ),
-                            format!(
-                                "{} has no mate by checks within {plies} plies",
-                                side.english()
-                            ),
+                        (false, false, false) => Text::new(
+                            format!("{zh}方{}步内无连将杀", n.div_euclid(2) + 1),
+                            format!("{en} has no mate by checks within {n} plies"),
                         ),
                     };
                     self.fact(t, Some(yes));

@@ -719,7 +719,7 @@ fn fits(mut room: isize, doc: &Doc, rest: &[(usize, Mode, &Doc)]) -> bool {
 
 /// Terminal columns of a text: CJK characters take two, so that a line of
 /// Chinese names is not judged half as long as it looks.
-fn width(s: &str) -> usize {
+pub(crate) fn width(s: &str) -> usize {
     s.chars().map(|c| if is_wide(c) { 2 } else { 1 }).sum()
 }
 
