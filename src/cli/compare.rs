@@ -333,18 +333,13 @@ pub fn corpus_text(d: &CorpusDiff, zh: bool, md: bool) -> String {
     for (id, why) in &d.unjudged {
         out.push_str(&format!("not judged {id}: {why}\n"));
     }
+    let bold = if md { "**" } else { "" };
     out.push_str(&format!(
-        "{}{} of {} cases change ({} outcomes)\n",
-        if md { "**" } else { "" },
+        "{bold}{} of {} cases change ({} outcomes){bold}\n",
         d.changed.len(),
         d.cases,
         d.outcomes_changed
     ));
-    if md {
-        // Close the bold of the summary line.
-        out.pop();
-        out.push_str("**\n");
-    }
     out
 }
 
