@@ -291,7 +291,7 @@ fn parentheses_are_printed_where_the_tree_needs_them() {
         ),
         (
             "(a and exists t in s: p) or q",
-            "a and (exists t in s: p) or q",
+            "(a and exists t in s: p) or q",
             "a and exists t in s: p or q",
         ),
         (
@@ -329,10 +329,27 @@ fn parentheses_are_printed_where_the_tree_needs_them() {
 }
 
 #[test]
+fn an_and_inside_an_or_keeps_its_parentheses_for_the_reader() {
+    let cases = [
+        ("a or b and c", "a or (b and c)"),
+        ("a and b or c", "(a and b) or c"),
+        ("a or (b and c) or d", "a or (b and c) or d"),
+        ("(a or b) and c", "(a or b) and c"),
+        ("a or not (b and c)", "a or not (b and c)"),
+    ];
+    for (written, printed) in cases {
+        assert_eq!(body(written), printed, "{written}");
+        // The parentheses are the reader's: the tree is the same without.
+        let with = tree(&format!("edition \"x\" {{}}\ndefine x = {printed}\n"));
+        let without = tree(&format!("edition \"x\" {{}}\ndefine x = {written}\n"));
+        assert_eq!(with, without, "{written}");
+    }
+}
+
+#[test]
 fn needless_parentheses_are_dropped() {
     let cases = [
         ("(a and b) and c", "a and b and c"),
-        ("a or (b and c)", "a or b and c"),
         ("not (a = b)", "not a = b"),
         ("(a - b) - c", "a - b - c"),
         ("-(x) * y", "-x * y"),

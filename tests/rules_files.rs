@@ -66,6 +66,31 @@ fn every_rules_file_parses() {
     }
 }
 
+/// `qili fmt --check rules/*.qili` is in the README: the bundled editions
+/// and proposals are kept in the formatter's layout.
+#[test]
+fn every_bundled_rules_file_is_in_canonical_layout() {
+    let proposals = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/proposals");
+    let mut files = rules_files();
+    files.extend(
+        std::fs::read_dir(proposals)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "qili")),
+    );
+    for path in files {
+        let src = source(&path);
+        let formatted = qili::lang::fmt::format_source(&src)
+            .unwrap_or_else(|e| panic!("{}: {e:?}", src.name));
+        assert!(
+            formatted == *src.text,
+            "{} is not in canonical layout: run `qili fmt {}`",
+            src.name,
+            src.name
+        );
+    }
+}
+
 #[test]
 fn the_2011_chain_resolves_with_its_lineage() {
     let resolved = load("2011");

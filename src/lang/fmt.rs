@@ -33,7 +33,8 @@
 //!   `) : bool` as in the language's own examples.
 //! * Parentheses appear exactly where the grammar needs them to keep the
 //!   tree (see [`BinOp::precedence`]): `not (a and b)`, `(a or b) and c`,
-//!   `-(x - y)`, `a - (b - c)`, `(a = b) = c`. Besides precedence, three
+//!   `-(x - y)`, `a - (b - c)`, `(a = b) = c` — and, for the reader, around
+//!   an `and` that is an operand of `or`: `a or (b and c)`. Besides precedence, three
 //!   constructs extend as far right as they can — a quantifier or an `if`
 //!   (their body or `else` branch) and `count t in S where F` (its set or
 //!   filter) — so they need parentheses when something follows them
@@ -748,6 +749,10 @@ fn is_wide(c: char) -> bool {
 const EXPR: u8 = 0;
 const OR: u8 = 1;
 const NOT: u8 = 3;
+/// The level an operand of `or` is printed at: the grammar takes an `and`
+/// there bare, but the reader should not have to recall which binds
+/// tighter, so `a or (b and c)` keeps its parentheses.
+const AND_IN_OR: u8 = NOT;
 const SUM: u8 = 5;
 const UNARY: u8 = 7;
 const PRIMARY: u8 = 8;
@@ -791,7 +796,13 @@ fn is_compare(op: BinOp) -> bool {
 /// The left operand of `op`: the grammar's levels are left-associative
 /// except comparisons, which do not chain.
 fn lhs_place(op: BinOp) -> Place {
-    let min = if is_compare(op) { SUM } else { op.precedence() };
+    let min = if is_compare(op) {
+        SUM
+    } else if op == BinOp::Or {
+        AND_IN_OR
+    } else {
+        op.precedence()
+    };
     place(
         min,
         Next {
@@ -805,6 +816,8 @@ fn rhs_place(op: BinOp, next: Next) -> Place {
     place(
         if is_compare(op) {
             SUM
+        } else if op == BinOp::Or {
+            AND_IN_OR
         } else {
             op.precedence() + 1
         },
