@@ -449,3 +449,53 @@ override verdict {
     assert!(natures(&book, &r).iter().all(|n| n == "捉"));
     assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
 }
+
+/// `after move(m) { … }` judges its body as move m was judged, and the
+/// pieces it gives back are named as the cycle names them: a rook that
+/// shuttles is one piece on both its squares, two horses that take turns
+/// are two pieces.
+#[test]
+fn after_move_names_pieces_as_the_cycle_does() {
+    let base = std::fs::read_to_string("rules/2011-trial.qili").unwrap();
+    let rules = r#"
+edition "one-mover" { year 2026 }
+extends "2011-trial"
+
+define one-mover(s: side) : bool "一子往返" "s moves one piece all through the cycle" =
+  exists first in moves(s):
+    exists p in after move(first) { {moved} }:
+      forall m in moves(s): p in after move(m) { {moved} }
+
+define checks-after(s: side) : bool "着后将军" "every move of s leaves the other side in check" =
+  forall m in moves(s): after move(m) { in_check(opponent) }
+
+override verdict {
+  case red-one "红方一子往返" "only red moves one piece": one-mover(red) and not one-mover(black) => red must change
+  case black-one "黑方一子往返" "only black moves one piece": one-mover(black) and not one-mover(red) => black must change
+  case checks "每着将军" "every move checks" for s: checks-after(s) => s must change
+  otherwise => draw
+}
+"#;
+    let book = Rulebook::from_texts("one-mover.qili", rules, &[("2011-trial", &base)]).unwrap();
+    // Red's rook shuttles a3/b3; black's two horses take turns.
+    let r = rule(
+        &book,
+        "1n2k2n1/9/9/9/9/9/R8/9/9/3K5 w - - 0 1",
+        "a3b3 b9c7 b3a3 h9g7 a3b3 c7b9 b3a3 g7h9",
+    );
+    assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
+    assert_eq!(r.case, Some(0));
+    // The same with the sides' roles swapped: black's rook shuttles.
+    let r = rule(
+        &book,
+        "4k4/9/9/9/9/9/r8/9/9/1N1K2N2 w - - 0 1",
+        "b0c2 a3b3 g0f2 b3a3 c2b0 a3b3 f2g0 b3a3",
+    );
+    assert_eq!(r.outcome, Outcome::MustChange(Color::Black));
+    assert_eq!(r.case, Some(1));
+    // Both sides move one piece; the rook checks after each of its moves,
+    // as the block sees in the position after the move.
+    let r = rule(&book, "3k5/R8/9/9/9/9/9/9/9/4K4 w", "a8a9 d9d8 a9a8 d8d9");
+    assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
+    assert_eq!(r.case, Some(2));
+}

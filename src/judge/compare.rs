@@ -61,7 +61,7 @@ fn calls(prog: &Program, node: &Node, out: &mut BTreeSet<usize>) {
             Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => {
                 stack.push(a)
             }
-            Op::Binary(_, a, b) | Op::AfterLift(a, b) => {
+            Op::Binary(_, a, b) | Op::AfterLift(a, b) | Op::AfterMove(a, b) => {
                 stack.push(a);
                 stack.push(b);
             }

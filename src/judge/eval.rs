@@ -165,6 +165,16 @@ pub struct CycleFacts {
     /// [`Evaluator::witnesses`]), by their identity in the cycle: the
     /// square each stood on at the cycle's start.
     pub witnesses: Vec<Vec<u8>>,
+    /// The position before each move, and the moves: `after move(m)`
+    /// judges its body as move m was judged.
+    pub positions: Vec<Position>,
+    pub moves: Vec<Move>,
+    /// Whether the last move brings the start back (the first move's
+    /// previous move is then the last).
+    pub wraps: bool,
+    /// For each move, the cycle identity of the piece on each square of
+    /// the position after it (`u8::MAX`: empty).
+    pub idents: Vec<[u8; 90]>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -297,6 +307,10 @@ enum SearchKey {
     BestAbove(u64, Color, i64),
 }
 
+/// Search results by position, handed from one evaluator to the next.
+#[derive(Default)]
+pub struct Searches(HashMap<SearchKey, Searched>);
+
 /// What a judgement cost, counted.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stats {
@@ -328,6 +342,16 @@ impl<'p> Evaluator<'p> {
             searches: HashMap::default(),
             exhaustive: false,
         }
+    }
+
+    /// The search results found so far, to hand to the verdict's evaluator.
+    pub fn take_searches(&mut self) -> Searches {
+        Searches(std::mem::take(&mut self.searches))
+    }
+
+    /// Starts from search results found before (see [`Self::take_searches`]).
+    pub fn give_searches(&mut self, searches: Searches) {
+        self.searches = searches.0;
     }
 
     /// Nodes the searches have spent so far.
@@ -707,6 +731,7 @@ impl<'p> Evaluator<'p> {
             Op::Prim(p, args) => self.prim(*p, args, ctx, base),
             Op::Before(body) => self.in_context(Derive::Before, body, ctx, base),
             Op::Previously(body) => self.in_context(Derive::Previously, body, ctx, base),
+            Op::AfterMove(m, body) => self.after_move(m, body, ctx, base),
             Op::AfterPass(body) => self.in_context(Derive::Pass, body, ctx, base),
             Op::AfterLift(p, body) => {
                 let Value::Piece(p) = self.eval(p, ctx, base) else {
@@ -1186,6 +1211,72 @@ impl<'p> Evaluator<'p> {
             self.note(Trace {
                 step: Step::Context,
                 what,
+                holds,
+                cite: None,
+                children,
+            });
+        }
+        v
+    }
+
+    /// `after move(m) { … }` in the verdict: the body judged as move m was
+    /// (the position after it the root, `before` and `previously` as
+    /// then), and the pieces it gives back named as the cycle names them.
+    /// The move's contexts replace the verdict's for the while; searches
+    /// are shared by position, so a fact the judgement found is not
+    /// searched again.
+    fn after_move(&mut self, m: &'p Node, body: &'p Node, ctx: usize, base: usize) -> Value {
+        let Value::Move(i) = self.eval(m, ctx, base) else {
+            return Value::Bool(false);
+        };
+        let Some(cycle) = self.cycle else {
+            return Value::Bool(false);
+        };
+        let (Some(before), Some(&mv), Some(ident)) =
+            (cycle.positions.get(i), cycle.moves.get(i), cycle.idents.get(i))
+        else {
+            return Value::Bool(false);
+        };
+        let n = cycle.moves.len();
+        let previous = match i {
+            0 if cycle.wraps => cycle.positions.get(n - 1).zip(cycle.moves.get(n - 1).copied()),
+            0 => None,
+            _ => cycle.positions.get(i - 1).zip(cycle.moves.get(i - 1).copied()),
+        };
+        let memo = std::mem::take(&mut self.memo);
+        let ids = self.ids;
+        self.start_move(before, mv, previous);
+        self.cycle = Some(cycle);
+        self.open();
+        let v = self.eval(body, 0, base);
+        let children = self.close();
+        self.judged = None;
+        self.previous = None;
+        self.moved = NONE;
+        self.ctxs.clear();
+        self.derived.clear();
+        self.memo = memo;
+        self.ids = ids;
+        let as_cycle = |v: &Value| match v {
+            Value::Piece(p) => ident
+                .get(*p as usize)
+                .copied()
+                .filter(|c| *c != u8::MAX)
+                .map(Value::Piece),
+            other => Some(other.clone()),
+        };
+        let v = match &v {
+            Value::Set(members) => Value::Set(Rc::new(members.iter().filter_map(as_cycle).collect())),
+            other => as_cycle(other).unwrap_or(Value::Bool(false)),
+        };
+        if self.tracing {
+            let holds = match v {
+                Value::Bool(b) => Some(b),
+                _ => None,
+            };
+            self.note(Trace {
+                step: Step::Context,
+                what: Text::new(format!("第{}着之后", i + 1), format!("after move {}", i + 1)),
                 holds,
                 cite: None,
                 children,

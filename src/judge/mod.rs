@@ -216,9 +216,11 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
         ident[sq.index()] = sq.index() as u8;
     }
     let mut witnesses = Vec::with_capacity(n);
+    let mut idents = Vec::with_capacity(n);
     for (i, &mv) in cycle.moves.iter().enumerate() {
         ident[mv.to.index()] = ident[mv.from.index()];
         ident[mv.from.index()] = u8::MAX;
+        idents.push(ident);
         let previous = match i {
             0 if wraps => Some((&positions[n - 1], cycle.moves[n - 1])),
             0 => None,
@@ -245,6 +247,7 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
     }
     let nodes = ev.nodes();
     let stats = ev.stats;
+    let searches = ev.take_searches();
     drop(ev);
     let facts = eval::CycleFacts {
         sides: moves.iter().map(|m| m.side).collect(),
@@ -254,8 +257,13 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
             .collect(),
         heaviest: moves.iter().map(|m| m.heaviest).collect(),
         witnesses,
+        moves: cycle.moves.clone(),
+        positions: positions[..n].to_vec(),
+        wraps,
+        idents,
     };
     let mut ev = Evaluator::new(prog);
+    ev.give_searches(searches);
     ev.start_cycle(&facts);
     let sides = Color::ALL.map(|side| {
         let judged = prog.forbidden.map(|d| ev.side_definition(d, side, true));

@@ -145,6 +145,8 @@ pub enum Op {
     If(Box<Node>, Box<Node>, Box<Node>),
     Before(Box<Node>),
     Previously(Box<Node>),
+    /// `after move(m) { … }`: the body judged as move m was.
+    AfterMove(Box<Node>, Box<Node>),
     AfterTake(Box<Node>, Box<Node>, Box<Node>),
     AfterPass(Box<Node>),
     AfterLift(Box<Node>, Box<Node>),
@@ -516,7 +518,7 @@ fn mentions(p: Prim, defs: &[DefinitionCode], cases: &[CaseCode]) -> bool {
             Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => {
                 walk(a)
             }
-            Op::Binary(_, a, b) | Op::AfterLift(a, b) => walk(a) || walk(b),
+            Op::Binary(_, a, b) | Op::AfterLift(a, b) | Op::AfterMove(a, b) => walk(a) || walk(b),
             Op::If(a, b, c) | Op::AfterTake(a, b, c) => walk(a) || walk(b) || walk(c),
             Op::Quantified {
                 set, filter, body, ..
@@ -628,6 +630,7 @@ fn lower_expr(e: &Expr, frame: &mut Frame, names: &Bindings<'_>) -> Result<Node,
                 Context::Previously => Op::Previously(body),
                 Context::AfterPass => Op::AfterPass(body),
                 Context::AfterLift(p) => Op::AfterLift(boxed(p, frame, names)?, body),
+                Context::AfterMove(m) => Op::AfterMove(boxed(m, frame, names)?, body),
                 Context::AfterTake(a, b) => {
                     Op::AfterTake(boxed(a, frame, names)?, boxed(b, frame, names)?, body)
                 }

@@ -449,6 +449,10 @@ pub enum Context {
     /// `after lift(p) { … }`: the position with piece p taken off the
     /// board, the same side to move.
     AfterLift(Expr),
+    /// `after move(m) { … }`, in the verdict: the body judged as move m of
+    /// the cycle was, in the position after it; the pieces it names come
+    /// back as the cycle knows them (each the same piece all through).
+    AfterMove(Expr),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -118,6 +118,11 @@ pub enum Problem {
         move_use: String,
         cycle_use: String,
     },
+    /// A piece of the cycle named inside `after move(m) { … }`, where
+    /// pieces are the move's.
+    PieceAcrossMove {
+        name: String,
+    },
     UnknownNature {
         name: String,
         suggestion: Option<String>,
@@ -247,6 +252,7 @@ impl Problem {
             Problem::DuplicateCase { .. } => "qili::check::duplicate_case",
             Problem::Recursion { .. } => "qili::check::recursion",
             Problem::Shadow { .. } => "qili::check::shadow",
+            Problem::PieceAcrossMove { .. } => "qili::check::piece_across_move",
             Problem::Unused { .. } => "qili::check::unused",
             Problem::Unreachable { .. } => "qili::check::unreachable",
             Problem::DeadClause { .. } => "qili::check::dead_clause",
@@ -307,6 +313,7 @@ impl Problem {
                 ..
             } => "bound again here".into(),
             Problem::Shadow { shadows, .. } => format!("hides the {}", shadows.word()),
+            Problem::PieceAcrossMove { .. } => "a piece of the cycle, used in one move".into(),
             Problem::Unused { .. } => "nothing uses this".into(),
             Problem::Unreachable { .. } => "never tried".into(),
             Problem::DeadClause { .. } => "never holds".into(),
@@ -422,6 +429,12 @@ impl Problem {
             } => "use another name for the inner variable".into(),
             Problem::Shadow { .. } => {
                 "rename it: a name means one thing throughout a rulebook".into()
+            }
+            Problem::PieceAcrossMove { .. } => {
+                "inside `after move(m) { … }` pieces are named as that move sees them; \
+                 ask about the move's own pieces there (`pieces(mover)`, `moved`), \
+                 and compare the pieces the block gives back outside it"
+                    .into()
             }
             Problem::Unused {
                 name,
@@ -554,6 +567,10 @@ impl fmt::Display for Problem {
             Problem::Shadow { name, shadows } => {
                 write!(f, "`{name}` hides the {} of the same name", shadows.word())
             }
+            Problem::PieceAcrossMove { name } => write!(
+                f,
+                "`{name}` is a piece of the cycle and cannot be used inside `after move(…) {{ … }}`"
+            ),
             Problem::Unused { name, .. } => write!(f, "definition `{name}` is never used"),
             Problem::Unreachable { id, .. } => {
                 write!(f, "verdict case `{id}` can never be reached")
@@ -835,6 +852,9 @@ struct Ref<'a> {
     name: &'a str,
     span: Span,
     kind: RefKind,
+    /// Inside `after move(m) { … }`: judged as a move, whatever the scope
+    /// around it.
+    shielded: bool,
 }
 
 fn free_refs<'a>(e: &'a Expr, bound: &mut Vec<&'a str>, out: &mut Vec<Ref<'a>>) {
@@ -859,6 +879,7 @@ fn free_refs<'a>(e: &'a Expr, bound: &mut Vec<&'a str>, out: &mut Vec<Ref<'a>>) 
                     name: &id.name,
                     span: id.span,
                     kind,
+                    shielded: false,
                 });
             }
             if let ExprKind::Call(_, args) = &e.kind {
@@ -909,6 +930,7 @@ fn free_refs<'a>(e: &'a Expr, bound: &mut Vec<&'a str>, out: &mut Vec<Ref<'a>>) 
                 name,
                 span: context_keyword(e.span, ctx),
                 kind: RefKind::Context,
+                shielded: false,
             });
             match &**ctx {
                 Context::AfterTake(a, b) => {
@@ -916,6 +938,18 @@ fn free_refs<'a>(e: &'a Expr, bound: &mut Vec<&'a str>, out: &mut Vec<Ref<'a>>) 
                     free_refs(b, bound, out);
                 }
                 Context::AfterLift(p) => free_refs(p, bound, out),
+                Context::AfterMove(m) => {
+                    free_refs(m, bound, out);
+                    // The body is judged as a move: what it reaches is
+                    // not the verdict's reach, only its dependencies.
+                    let mut inner = Vec::new();
+                    free_refs(body, bound, &mut inner);
+                    out.extend(inner.into_iter().map(|r| Ref {
+                        shielded: true,
+                        ..r
+                    }));
+                    return;
+                }
                 Context::Before | Context::Previously | Context::AfterPass => {}
             }
             free_refs(body, bound, out);
@@ -930,8 +964,12 @@ fn context_name(ctx: &Context) -> &'static str {
         Context::AfterTake(..) => "after take(…) { … }",
         Context::AfterPass => "after pass { … }",
         Context::AfterLift(..) => "after lift(…) { … }",
+        Context::AfterMove(..) => AFTER_MOVE,
     }
 }
+
+/// The one context judged over the cycle: its body is judged as a move.
+const AFTER_MOVE: &str = "after move(…) { … }";
 
 /// The span of the `before` / `after` keyword that opens a context, so a
 /// diagnostic points at one word rather than a whole block.
@@ -939,7 +977,10 @@ fn context_keyword(whole: Span, ctx: &Context) -> Span {
     let len = match ctx {
         Context::Before => "before".len(),
         Context::Previously => "previously".len(),
-        Context::AfterTake(..) | Context::AfterPass | Context::AfterLift(..) => "after".len(),
+        Context::AfterTake(..)
+        | Context::AfterPass
+        | Context::AfterLift(..)
+        | Context::AfterMove(..) => "after".len(),
     };
     Span::new(whole.start, (whole.start + len).min(whole.end))
 }
@@ -1091,7 +1132,13 @@ impl Reach {
 
 /// The scope a reference needs directly (primitives and contexts), if any.
 fn direct_scope(book: &Book<'_>, r: &Ref<'_>) -> Option<(Scope, &'static str)> {
+    if r.shielded {
+        return None;
+    }
     if r.kind == RefKind::Context {
+        if r.name == AFTER_MOVE {
+            return Some((Scope::Cycle, AFTER_MOVE));
+        }
         return Some((Scope::Move, context_static(r.name)));
     }
     match book.target(r.name) {
@@ -1115,7 +1162,7 @@ fn reach_of(
     known: &HashMap<&str, Reach>,
 ) -> Reach {
     let mut reach = Reach::default();
-    for r in refs {
+    for r in refs.iter().filter(|r| !r.shielded) {
         let mut set = |scope: Scope, trail: Trail| {
             let slot = match scope {
                 Scope::Move => &mut reach.moves,
@@ -1175,7 +1222,7 @@ fn scope_errors(
         _ => Scope::Move,
     };
     let mut out = Vec::new();
-    for r in refs {
+    for r in refs.iter().filter(|r| !r.shielded) {
         if let Some((scope, primitive)) = direct_scope(book, r) {
             if scope == wrong {
                 let problem = Problem::Scope {
@@ -1235,6 +1282,9 @@ struct Walk<'b, 'r> {
     results: &'b HashMap<&'r str, Option<Ty>>,
     edition: usize,
     locals: Vec<Local<'r>>,
+    /// Inside `after move(m) { … }`: how many locals were bound outside it
+    /// (their pieces are the cycle's, not the move's).
+    barrier: Option<usize>,
     out: Vec<CheckError>,
 }
 
@@ -1291,6 +1341,7 @@ impl<'b, 'r> Walk<'b, 'r> {
             results,
             edition,
             locals: Vec::new(),
+            barrier: None,
             out: Vec::new(),
         }
     }
@@ -1429,8 +1480,16 @@ impl<'b, 'r> Walk<'b, 'r> {
 
     /// A bare name: a variable, a nature, or a constant.
     fn name(&mut self, id: &'r Ident) -> Option<Ty> {
-        if let Some(l) = self.local(&id.name) {
-            return l.ty;
+        if let Some(at) = self.locals.iter().rposition(|l| l.name == id.name) {
+            let ty = self.locals[at].ty;
+            let piece = matches!(ty, Some(t) if t == Ty::Piece || Some(t) == Ty::Piece.set_of());
+            if piece && self.barrier.is_some_and(|b| at < b) {
+                let problem = Problem::PieceAcrossMove {
+                    name: id.name.clone(),
+                };
+                self.error(problem, id.span);
+            }
+            return ty;
         }
         match self.book.target(&id.name) {
             Target::Nature => Some(Ty::Nature),
@@ -1721,6 +1780,13 @@ impl<'b, 'r> Walk<'b, 'r> {
                     }
                     Context::AfterLift(p) => {
                         self.expect(p, Ty::Piece, || "the piece in `after lift(p)`".into());
+                    }
+                    Context::AfterMove(m) => {
+                        self.expect(m, Ty::Move, || "the move in `after move(m)`".into());
+                        let outer = self.barrier.replace(self.locals.len());
+                        let ty = self.ty(body);
+                        self.barrier = outer;
+                        return ty;
                     }
                     Context::Before | Context::Previously | Context::AfterPass => {}
                 }

@@ -972,6 +972,7 @@ fn expr_doc(e: &Expr, next: Next) -> Doc {
                 Context::Previously => text("previously"),
                 Context::AfterPass => text("after pass"),
                 Context::AfterLift(p) => bracketed("after lift(".into(), vec![at(p, TOP)], ")"),
+                Context::AfterMove(m) => bracketed("after move(".into(), vec![at(m, TOP)], ")"),
                 Context::AfterTake(a, b) => {
                     bracketed("after take(".into(), vec![at(a, TOP), at(b, TOP)], ")")
                 }

@@ -644,6 +644,7 @@ fn is_keyword_token(rule: Rule) -> bool {
             | Rule::take_kw
             | Rule::pass_kw
             | Rule::lift_kw
+            | Rule::move_word
             | Rule::count_kw
             | Rule::for_kw
             | Rule::must_kw
@@ -792,6 +793,10 @@ fn build_expr(p: Pair<'_, Rule>) -> Built<Expr> {
                 Rule::after_lift => {
                     let mut args = meaningful(which);
                     Context::AfterLift(build_expr(args.next().ok_or(span)?)?)
+                }
+                Rule::after_move => {
+                    let mut args = meaningful(which);
+                    Context::AfterMove(build_expr(args.next().ok_or(span)?)?)
                 }
                 Rule::after_take => {
                     let mut args = meaningful(which);

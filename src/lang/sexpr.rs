@@ -91,6 +91,7 @@ pub fn expr(e: &Expr) -> String {
             Context::Previously => format!("(previously {})", expr(body)),
             Context::AfterPass => format!("(after-pass {})", expr(body)),
             Context::AfterLift(p) => format!("(after-lift {} {})", expr(p), expr(body)),
+            Context::AfterMove(m) => format!("(after-move {} {})", expr(m), expr(body)),
             Context::AfterTake(a, b) => {
                 format!("(after-take {} {} {})", expr(a), expr(b), expr(body))
             }
