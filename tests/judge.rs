@@ -499,3 +499,31 @@ override verdict {
     assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
     assert_eq!(r.case, Some(2));
 }
+
+/// A block inside a block judges the inner move and then goes back to the
+/// outer one: after the rook's check, black's answers leave red unchecked,
+/// and the outer move still checks when asked again.
+#[test]
+fn after_move_blocks_nest_and_come_back() {
+    let base = std::fs::read_to_string("rules/2011-trial.qili").unwrap();
+    let rules = r#"
+edition "nested" { year 2026 }
+extends "2011-trial"
+
+define nested : bool "嵌套" "blocks inside blocks" =
+  forall m in moves(red):
+    after move(m) {
+      in_check(opponent)
+      and (forall n in moves(black): after move(n) { not in_check(opponent) })
+      and in_check(opponent)
+    }
+
+override verdict {
+  case nested "嵌套" "red checks after every move, asked around black's": nested => red must change
+  otherwise => draw
+}
+"#;
+    let book = Rulebook::from_texts("nested.qili", rules, &[("2011-trial", &base)]).unwrap();
+    let r = rule(&book, "3k5/R8/9/9/9/9/9/9/9/4K4 w", "a8a9 d9d8 a9a8 d8d9");
+    assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
+}

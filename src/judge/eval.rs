@@ -1243,20 +1243,29 @@ impl<'p> Evaluator<'p> {
             0 => None,
             _ => cycle.positions.get(i - 1).zip(cycle.moves.get(i - 1).copied()),
         };
+        // Whatever was being judged (the verdict, or another move when
+        // blocks nest) is put back afterwards.
+        let ctxs = std::mem::take(&mut self.ctxs);
+        let derived = std::mem::take(&mut self.derived);
         let memo = std::mem::take(&mut self.memo);
         let ids = self.ids;
+        let judged = self.judged;
+        let previous_move = self.previous.take();
+        let moved = self.moved;
+        let exhausted = self.exhausted;
         self.start_move(before, mv, previous);
         self.cycle = Some(cycle);
         self.open();
         let v = self.eval(body, 0, base);
         let children = self.close();
-        self.judged = None;
-        self.previous = None;
-        self.moved = NONE;
-        self.ctxs.clear();
-        self.derived.clear();
+        self.ctxs = ctxs;
+        self.derived = derived;
         self.memo = memo;
         self.ids = ids;
+        self.judged = judged;
+        self.previous = previous_move;
+        self.moved = moved;
+        self.exhausted |= exhausted;
         let as_cycle = |v: &Value| match v {
             Value::Piece(p) => ident
                 .get(*p as usize)
