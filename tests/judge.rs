@@ -33,6 +33,12 @@ fn natures(book: &Rulebook, r: &qili::judge::Ruling) -> Vec<String> {
     r.moves.iter().map(|m| m.nature(book).to_string()).collect()
 }
 
+/// A rulebook written for a test, extending the 2011 trial text.
+fn extending_2011_trial(name: &str, rules: &str) -> Rulebook {
+    let base = std::fs::read_to_string("rules/2011-trial.qili").unwrap();
+    Rulebook::from_texts(name, rules, &[("2011-trial", &base)]).unwrap()
+}
+
 /// 26.2: a rook checking on every move while the king steps back and forth
 /// is 长将, and the checking side must change.
 #[test]
@@ -230,7 +236,6 @@ fn a_case_file_with_an_unknown_outcome_points_at_it() {
 /// forbidden patterns is a rules file; the same cycle then draws.
 #[test]
 fn a_proposal_changes_the_ruling_without_rust() {
-    let base = std::fs::read_to_string("rules/2011-trial.qili").unwrap();
     let proposal = r#"
 edition "lenient" { year 2026 }
 extends "2011-trial"
@@ -239,7 +244,7 @@ override verdict {
   otherwise => draw
 }
 "#;
-    let book = Rulebook::from_texts("lenient.qili", proposal, &[("2011-trial", &base)]).unwrap();
+    let book = extending_2011_trial("lenient.qili", proposal);
     let r = rule(&book, "3k5/R8/9/9/9/9/9/9/9/4K4 w", "a8a9 d9d8 a9a8 d8d9");
     assert_eq!(r.outcome, Outcome::Draw);
 }
@@ -250,7 +255,6 @@ override verdict {
 /// previous move is the cycle's last).
 #[test]
 fn previously_looks_back_over_the_opponents_move_and_wraps_round_the_cycle() {
-    let base = std::fs::read_to_string("rules/2011-trial.qili").unwrap();
     let proposal = r#"
 edition "look-back" { year 2026 }
 extends "2011-trial"
@@ -260,7 +264,7 @@ nature 续 "after an answer to check" =
 
 override order 将 > 续 > 杀 > 捉 > 兑 = 献 = 闲
 "#;
-    let book = Rulebook::from_texts("look-back.qili", proposal, &[("2011-trial", &base)]).unwrap();
+    let book = extending_2011_trial("look-back.qili", proposal);
     // Explained, so that every nature is evaluated, not only the heaviest.
     let start = parse_fen("3k5/R8/9/9/9/9/9/9/9/4K4 w").unwrap();
     let r = judge_line(
@@ -424,7 +428,6 @@ fn rulings_on_real_game_cycles_follow_the_verdict_table() {
 /// holds for red only.
 #[test]
 fn witnesses_follow_a_chased_piece_through_the_cycle() {
-    let base = std::fs::read_to_string("rules/2011-trial.qili").unwrap();
     let rules = r#"
 edition "one-target" { year 2026 }
 extends "2011-trial"
@@ -439,7 +442,7 @@ override verdict {
   otherwise => draw
 }
 "#;
-    let book = Rulebook::from_texts("one-target.qili", rules, &[("2011-trial", &base)]).unwrap();
+    let book = extending_2011_trial("one-target.qili", rules);
     let r = rule(
         &book,
         "2bakabr1/9/9/r1p1p1p2/p7R/P8/9/9/9/CC1AKA3 w - - 0 1",
@@ -456,7 +459,6 @@ override verdict {
 /// are two pieces.
 #[test]
 fn after_move_names_pieces_as_the_cycle_does() {
-    let base = std::fs::read_to_string("rules/2011-trial.qili").unwrap();
     let rules = r#"
 edition "one-mover" { year 2026 }
 extends "2011-trial"
@@ -476,7 +478,7 @@ override verdict {
   otherwise => draw
 }
 "#;
-    let book = Rulebook::from_texts("one-mover.qili", rules, &[("2011-trial", &base)]).unwrap();
+    let book = extending_2011_trial("one-mover.qili", rules);
     // Red's rook shuttles a3/b3; black's two horses take turns.
     let r = rule(
         &book,
@@ -505,7 +507,6 @@ override verdict {
 /// and the outer move still checks when asked again.
 #[test]
 fn after_move_blocks_nest_and_come_back() {
-    let base = std::fs::read_to_string("rules/2011-trial.qili").unwrap();
     let rules = r#"
 edition "nested" { year 2026 }
 extends "2011-trial"
@@ -523,7 +524,7 @@ override verdict {
   otherwise => draw
 }
 "#;
-    let book = Rulebook::from_texts("nested.qili", rules, &[("2011-trial", &base)]).unwrap();
+    let book = extending_2011_trial("nested.qili", rules);
     let r = rule(&book, "3k5/R8/9/9/9/9/9/9/9/4K4 w", "a8a9 d9d8 a9a8 d8d9");
     assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
 }

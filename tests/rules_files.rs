@@ -80,8 +80,8 @@ fn every_bundled_rules_file_is_in_canonical_layout() {
     );
     for path in files {
         let src = source(&path);
-        let formatted = qili::lang::fmt::format_source(&src)
-            .unwrap_or_else(|e| panic!("{}: {e:?}", src.name));
+        let formatted =
+            qili::lang::fmt::format_source(&src).unwrap_or_else(|e| panic!("{}: {e:?}", src.name));
         assert!(
             formatted == *src.text,
             "{} is not in canonical layout: run `qili fmt {}`",

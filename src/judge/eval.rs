@@ -1232,16 +1232,24 @@ impl<'p> Evaluator<'p> {
         let Some(cycle) = self.cycle else {
             return Value::Bool(false);
         };
-        let (Some(before), Some(&mv), Some(ident)) =
-            (cycle.positions.get(i), cycle.moves.get(i), cycle.idents.get(i))
-        else {
+        let (Some(before), Some(&mv), Some(ident)) = (
+            cycle.positions.get(i),
+            cycle.moves.get(i),
+            cycle.idents.get(i),
+        ) else {
             return Value::Bool(false);
         };
         let n = cycle.moves.len();
         let previous = match i {
-            0 if cycle.wraps => cycle.positions.get(n - 1).zip(cycle.moves.get(n - 1).copied()),
+            0 if cycle.wraps => cycle
+                .positions
+                .get(n - 1)
+                .zip(cycle.moves.get(n - 1).copied()),
             0 => None,
-            _ => cycle.positions.get(i - 1).zip(cycle.moves.get(i - 1).copied()),
+            _ => cycle
+                .positions
+                .get(i - 1)
+                .zip(cycle.moves.get(i - 1).copied()),
         };
         // Whatever was being judged (the verdict, or another move when
         // blocks nest) is put back afterwards.
@@ -1275,7 +1283,9 @@ impl<'p> Evaluator<'p> {
             other => Some(other.clone()),
         };
         let v = match &v {
-            Value::Set(members) => Value::Set(Rc::new(members.iter().filter_map(as_cycle).collect())),
+            Value::Set(members) => {
+                Value::Set(Rc::new(members.iter().filter_map(as_cycle).collect()))
+            }
             other => as_cycle(other).unwrap_or(Value::Bool(false)),
         };
         if self.tracing {
@@ -1285,7 +1295,10 @@ impl<'p> Evaluator<'p> {
             };
             self.note(Trace {
                 step: Step::Context,
-                what: Text::new(format!("第{}着之后", i + 1), format!("after move {}", i + 1)),
+                what: Text::new(
+                    format!("第{}着之后", i + 1),
+                    format!("after move {}", i + 1),
+                ),
                 holds,
                 cite: None,
                 children,
