@@ -417,23 +417,18 @@ impl<'p> Evaluator<'p> {
 
     pub fn nature(&mut self, n: usize, trace: bool) -> Evaluated {
         let code = &self.prog.natures[n];
-        let label = Text::new(
-            code.label.id.to_string(),
-            format!(
-                "{} ({})",
-                code.label.en.as_deref().unwrap_or(""),
-                code.label.id
-            ),
-        );
-        self.run(
-            &code.body,
-            code.frame,
-            &[],
-            trace,
-            Step::Nature,
-            label,
-            code.label.cite.clone(),
-        )
+        let label = || {
+            let what = Text::new(
+                code.label.id.to_string(),
+                format!(
+                    "{} ({})",
+                    code.label.en.as_deref().unwrap_or(""),
+                    code.label.id
+                ),
+            );
+            (what, code.label.cite.clone())
+        };
+        self.run(&code.body, code.frame, &[], trace, Step::Nature, label)
     }
 
     /// The pieces nature `n` names on the judged move: when its body is an
@@ -491,79 +486,72 @@ impl<'p> Evaluator<'p> {
 
     pub fn clause(&mut self, c: usize, trace: bool) -> Evaluated {
         let code = &self.prog.clauses[c];
-        let label = Text::new(
-            format!(
-                "{} {}",
-                code.label.id,
-                code.label.zh.as_deref().unwrap_or("")
-            ),
-            format!(
-                "{} {}",
-                code.label.id,
-                code.label.en.as_deref().unwrap_or("")
-            ),
-        );
-        self.run(
-            &code.when,
-            code.frame,
-            &[],
-            trace,
-            Step::Clause,
-            label,
-            code.label.cite.clone(),
-        )
+        let label = || {
+            let what = Text::new(
+                format!(
+                    "{} {}",
+                    code.label.id,
+                    code.label.zh.as_deref().unwrap_or("")
+                ),
+                format!(
+                    "{} {}",
+                    code.label.id,
+                    code.label.en.as_deref().unwrap_or("")
+                ),
+            );
+            (what, code.label.cite.clone())
+        };
+        self.run(&code.when, code.frame, &[], trace, Step::Clause, label)
     }
 
     /// A verdict case, with `side` bound to its `for` variable.
     pub fn case(&mut self, c: usize, side: Option<Color>, trace: bool) -> Evaluated {
         let code = &self.prog.cases[c];
         let args: Vec<Value> = side.into_iter().map(Value::Side).collect();
-        let who = side.map_or(Text::default(), |s| {
-            Text::new(
-                format!("（{}方）", s.chinese()),
-                format!(" ({})", s.english()),
-            )
-        });
-        let label = Text::new(
-            format!(
-                "{} {}{}",
-                code.label.id,
-                code.label.zh.as_deref().unwrap_or(""),
-                who.zh
-            ),
-            format!(
-                "{} {}{}",
-                code.label.id,
-                code.label.en.as_deref().unwrap_or(""),
-                who.en
-            ),
-        );
-        self.run(
-            &code.cond,
-            code.frame,
-            &args,
-            trace,
-            Step::Case,
-            label,
-            code.label.cite.clone(),
-        )
+        let label = || {
+            let who = side.map_or(Text::default(), |s| {
+                Text::new(
+                    format!("（{}方）", s.chinese()),
+                    format!(" ({})", s.english()),
+                )
+            });
+            let what = Text::new(
+                format!(
+                    "{} {}{}",
+                    code.label.id,
+                    code.label.zh.as_deref().unwrap_or(""),
+                    who.zh
+                ),
+                format!(
+                    "{} {}{}",
+                    code.label.id,
+                    code.label.en.as_deref().unwrap_or(""),
+                    who.en
+                ),
+            );
+            (what, code.label.cite.clone())
+        };
+        self.run(&code.cond, code.frame, &args, trace, Step::Case, label)
     }
 
     /// A definition of one side over the cycle (`forbidden(s)`).
     pub fn side_definition(&mut self, d: usize, side: Color, trace: bool) -> Evaluated {
         let code = &self.prog.defs[d];
-        let label = Text::new(
-            format!(
-                "{}（{}方）",
-                code.label.zh.as_deref().unwrap_or(&code.label.id),
-                side.chinese()
-            ),
-            format!(
-                "{} ({})",
-                code.label.en.as_deref().unwrap_or(&code.label.id),
-                side.english()
-            ),
-        );
+        let label = || {
+            let what = Text::new(
+                format!(
+                    "{}（{}方）",
+                    code.label.zh.as_deref().unwrap_or(&code.label.id),
+                    side.chinese()
+                ),
+                format!(
+                    "{} ({})",
+                    code.label.en.as_deref().unwrap_or(&code.label.id),
+                    side.english()
+                ),
+            );
+            (what, code.label.cite.clone())
+        };
         self.run(
             &code.body,
             code.frame,
@@ -571,7 +559,6 @@ impl<'p> Evaluator<'p> {
             trace,
             Step::Definition,
             label,
-            code.label.cite.clone(),
         )
     }
 
@@ -583,8 +570,7 @@ impl<'p> Evaluator<'p> {
         args: &[Value],
         trace: bool,
         step: Step,
-        what: Text,
-        cite: Option<String>,
+        label: impl FnOnce() -> (Text, Option<String>),
     ) -> Evaluated {
         let base = self.stack.len();
         self.stack.extend(args.iter().cloned());
@@ -597,6 +583,7 @@ impl<'p> Evaluator<'p> {
         let holds = self.eval(body, 0, base).truth();
         let trace = if trace {
             let children = self.traces.pop().unwrap_or_default();
+            let (what, cite) = label();
             Some(Trace {
                 step,
                 what,
@@ -1087,22 +1074,28 @@ impl<'p> Evaluator<'p> {
 
     fn call(&mut self, d: usize, args: &'p [Node], ctx: usize, base: usize) -> Value {
         let code = &self.prog.defs[d];
-        let mut values = Vec::with_capacity(args.len());
+        // The arguments go straight into the callee's frame: each argument's
+        // evaluation leaves the stack as it found it.
+        let inner = self.stack.len();
         for a in args {
-            values.push(self.eval(a, ctx, base));
+            let v = self.eval(a, ctx, base);
+            self.stack.push(v);
         }
-        let key = memo_key(d, ctx, &values);
+        let key = memo_key(d, ctx, &self.stack[inner..]);
         if !self.tracing {
-            if let Some(k) = key {
-                if let Some(v) = self.memo.get(&k) {
-                    return v.clone();
-                }
+            if let Some(v) = key.and_then(|k| self.memo.get(&k)) {
+                let v = v.clone();
+                self.stack.truncate(inner);
+                return v;
             }
         }
-        let inner = self.stack.len();
-        self.stack.extend(values.iter().cloned());
+        let values: Vec<Value> = if self.tracing {
+            self.stack[inner..].to_vec()
+        } else {
+            Vec::new()
+        };
         self.stack
-            .resize(inner + code.frame.max(values.len()), Value::Bool(false));
+            .resize(inner + code.frame.max(args.len()), Value::Bool(false));
         self.open();
         let v = self.eval(&code.body, ctx, inner);
         let children = self.close();
@@ -1886,11 +1879,7 @@ impl<'p> Evaluator<'p> {
     }
 
     fn charge(&mut self, spent: &NodeBudget, exhausted: bool) {
-        for _ in 0..spent.used() {
-            if !self.budget.spend() {
-                break;
-            }
-        }
+        self.budget.spend_many(spent.used());
         if exhausted {
             self.exhausted = true;
         }

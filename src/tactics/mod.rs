@@ -67,6 +67,16 @@ impl NodeBudget {
         }
     }
 
+    /// Takes up to `nodes` from the budget (what another budget spent);
+    /// `false` when fewer were left.
+    #[inline]
+    pub fn spend_many(&mut self, nodes: u64) -> bool {
+        let taken = nodes.min(self.remaining);
+        self.remaining -= taken;
+        self.used += taken;
+        taken == nodes
+    }
+
     /// Nodes still available.
     pub const fn remaining(&self) -> u64 {
         self.remaining
