@@ -379,6 +379,10 @@ struct Search<'a> {
     pv: Pv,
     /// The hash of the position at each ply of the current line.
     hashes: [u64; MAX_PLIES + 2],
+    /// Move ordering: (score, index in the node's move list, must check)
+    /// for the nodes of the current line, each node's run after its
+    /// parent's.
+    cands: Vec<(i64, u8, bool)>,
 }
 
 impl<'a> Search<'a> {
@@ -401,6 +405,7 @@ impl<'a> Search<'a> {
             exhausted: false,
             pv: Pv::new(max_ply, first),
             hashes,
+            cands: Vec::with_capacity(256),
         }
     }
 
@@ -515,8 +520,10 @@ impl Search<'_> {
         // Candidates, best first: captures by most valuable victim then least
         // valuable capturer, then possible checks (or, in check, all answers).
         let their_king = pos.king(us.opponent());
-        let mut cand = [(0i64, 0u8, false); 128];
-        let mut n = 0;
+        // The candidates of every node of the line share one stack: this
+        // node's are the entries from `first` on, and the nodes below push
+        // theirs after them and take them off again.
+        let first = self.cands.len();
         for (i, &m) in moves.iter().enumerate() {
             let entry = match pos.piece_at(m.to) {
                 Some(victim) if in_check || capture_allowed(m.to) => {
@@ -530,14 +537,14 @@ impl Search<'_> {
                 _ if quiet_checks > 0 && may_give_check(pos, m, their_king) => (i64::MIN, true),
                 _ => continue,
             };
-            if let Some(slot) = cand.get_mut(n) {
-                *slot = (entry.0, i as u8, entry.1);
-                n += 1;
-            }
+            self.cands.push((entry.0, i as u8, entry.1));
         }
-        let cand = &mut cand[..n];
-        cand.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
-        for &(_, i, needs_check) in cand.iter() {
+        let last = self.cands.len();
+        self.cands[first..last].sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
+        for k in first..last {
+            let Some(&(_, i, needs_check)) = self.cands.get(k) else {
+                break;
+            };
             let Some(&m) = moves.get(i as usize) else {
                 continue;
             };
@@ -572,6 +579,7 @@ impl Search<'_> {
                 }
             }
         }
+        self.cands.truncate(first);
         if best == -INF {
             // In check, and the budget ran out before any answer was tried.
             self.exhausted = true;
