@@ -84,23 +84,18 @@ pub fn mate_by_checks(pos: &Position, max_plies: usize, budget: &mut NodeBudget)
     let king = pos.king(pos.side_to_move());
     let mut search = MateSearcher::new(budget, max, Move::new(king, king));
     let mut p = pos.clone();
-    let mut depth = 1;
-    while depth <= max {
-        search.cut_by_depth = false;
-        let found = search.attack(&mut p, 0, depth);
-        if search.out_of_budget {
-            return MateSearch::BudgetExhausted;
-        }
-        if found.is_some() {
-            return MateSearch::Mate(search.line());
-        }
-        if !search.cut_by_depth {
-            // Every line ended before the depth did: deeper finds nothing more.
-            break;
-        }
-        depth += 2;
+    // One search at the full depth finds the shortest mate: once a mate is
+    // found, every later move is searched only for a shorter one. (Deepening
+    // one move at a time found the same mates, and searched the shallow
+    // depths again each time: a third more positions over the game cycles.)
+    let found = search.attack(&mut p, 0, max);
+    if search.out_of_budget {
+        return MateSearch::BudgetExhausted;
     }
-    MateSearch::NoMate
+    match found {
+        Some(_) => MateSearch::Mate(search.line()),
+        None => MateSearch::NoMate,
+    }
 }
 
 /// Can the side to move force mate within `moves` of its own moves, quiet
@@ -150,9 +145,6 @@ pub fn mate_threat(
 struct MateSearcher<'b> {
     budget: &'b mut NodeBudget,
     out_of_budget: bool,
-    /// Some line of the last iteration was stopped by its depth, not by
-    /// running out of checks or answers: a deeper iteration may find more.
-    cut_by_depth: bool,
     pv: Pv,
     /// The hash of the position at each ply of the current line.
     hashes: [u64; MAX_PLIES + 2],
@@ -163,7 +155,6 @@ impl<'b> MateSearcher<'b> {
         MateSearcher {
             budget,
             out_of_budget: false,
-            cut_by_depth: false,
             pv: Pv::new(plies, filler),
             hashes: [0; MAX_PLIES + 2],
         }
@@ -190,7 +181,6 @@ impl<'b> MateSearcher<'b> {
     fn attack(&mut self, pos: &mut Position, ply: usize, depth: usize) -> Option<usize> {
         self.pv.clear(ply);
         if depth == 0 || ply >= MAX_PLIES {
-            self.cut_by_depth = true;
             return None;
         }
         if self.repeats(ply, pos.hash()) {
@@ -291,7 +281,6 @@ impl<'b> MateSearcher<'b> {
             // The last check of the line: only whether any answer exists
             // matters, and the first legal move found says so.
             if pos.has_legal_move() {
-                self.cut_by_depth = true;
                 return None;
             }
             return Some(0);
@@ -412,10 +401,10 @@ mod tests {
     }
 
     #[test]
-    fn deepening_stops_once_no_line_reaches_the_depth() {
-        // Red's only check is Nd7+, and the black rook d5 takes it: the first
-        // iteration sees every line end (no answer left to try deeper), so
-        // asking for 9 plies costs what asking for 1 does.
+    fn a_search_ends_where_its_lines_end() {
+        // Red's only check is Nd7+, and the black rook d5 takes it: every
+        // line ends there (no check left to try deeper), so asking for 9
+        // plies costs what asking for 1 does.
         let p = pos("4k4/9/9/9/2Nr5/9/9/9/9/5K3 w");
         let mut one = NodeBudget::default();
         assert_eq!(mate_by_checks(&p, 1, &mut one), MateSearch::NoMate);
