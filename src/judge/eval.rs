@@ -1232,18 +1232,7 @@ impl<'p> Evaluator<'p> {
         ) else {
             return Value::Bool(false);
         };
-        let n = cycle.moves.len();
-        let previous = match i {
-            0 if cycle.wraps => cycle
-                .positions
-                .get(n - 1)
-                .zip(cycle.moves.get(n - 1).copied()),
-            0 => None,
-            _ => cycle
-                .positions
-                .get(i - 1)
-                .zip(cycle.moves.get(i - 1).copied()),
-        };
+        let previous = previous_move(&cycle.positions, &cycle.moves, cycle.wraps, i);
         // Whatever was being judged (the verdict, or another move when
         // blocks nest) is put back afterwards.
         let ctxs = std::mem::take(&mut self.ctxs);
@@ -2119,6 +2108,24 @@ fn memo_key(d: usize, ctx: usize, args: &[Value]) -> Option<(usize, usize, [u32;
         k[i] = a.code()?;
     }
     Some((d, ctx, k))
+}
+
+/// The opponent's move before move `i` of a cycle and the position it was
+/// played in: the cycle's last move for its first, when the moves come
+/// back to the start (`wraps`), else nothing. `positions[k]` is the
+/// position move `k` was played in.
+pub fn previous_move<'a>(
+    positions: &'a [Position],
+    moves: &[Move],
+    wraps: bool,
+    i: usize,
+) -> Option<(&'a Position, Move)> {
+    let k = match i {
+        0 if wraps => moves.len().checked_sub(1)?,
+        0 => return None,
+        _ => i - 1,
+    };
+    positions.get(k).zip(moves.get(k).copied())
 }
 
 /// A line of moves from `start`, in Chinese and in ICCS.

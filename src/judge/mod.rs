@@ -221,11 +221,7 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
         ident[mv.to.index()] = ident[mv.from.index()];
         ident[mv.from.index()] = u8::MAX;
         idents.push(ident);
-        let previous = match i {
-            0 if wraps => Some((&positions[n - 1], cycle.moves[n - 1])),
-            0 => None,
-            _ => Some((&positions[i - 1], cycle.moves[i - 1])),
-        };
+        let previous = eval::previous_move(&positions, &cycle.moves, wraps, i);
         moves.push(classify(
             &mut ev,
             prog,
