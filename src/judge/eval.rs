@@ -1856,9 +1856,7 @@ impl<'p> Evaluator<'p> {
         if let Some(r) = c.roots.get(&(sq.index() as u8)) {
             return r.clone();
         }
-        let r = Rc::new(
-            tactics::protection(&c.pos, sq).map_or((Vec::new(), Vec::new()), |p| (p.real, p.fake)),
-        );
+        let r = Rc::new(tactics::protection::roots(&c.pos, sq).unwrap_or_default());
         c.roots.insert(sq.index() as u8, r.clone());
         r
     }

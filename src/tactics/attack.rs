@@ -45,12 +45,54 @@ pub struct Attacker {
 /// Read access to a placement: the real position or a hypothetical grid.
 pub(crate) trait Occupancy {
     fn at(&self, sq: Square) -> Option<Piece>;
+    /// Where `color`'s king stands, if it is on the board.
+    fn king_square(&self, color: Color) -> Option<Square>;
 }
 
 impl Occupancy for Position {
     #[inline]
     fn at(&self, sq: Square) -> Option<Piece> {
         self.piece_at(sq)
+    }
+
+    #[inline]
+    fn king_square(&self, color: Color) -> Option<Square> {
+        Some(self.king(color))
+    }
+}
+
+/// A placement seen with one capture played on it (whatever stands on
+/// `from` moved to `to`), without copying it: the king-safety test of every
+/// candidate attacker looks at the board this way.
+struct Moved<'a, B: ?Sized> {
+    base: &'a B,
+    from: Square,
+    to: Square,
+    moving: Option<Piece>,
+}
+
+impl<B: Occupancy + ?Sized> Occupancy for Moved<'_, B> {
+    #[inline]
+    fn at(&self, sq: Square) -> Option<Piece> {
+        if sq == self.to {
+            self.moving
+        } else if sq == self.from {
+            None
+        } else {
+            self.base.at(sq)
+        }
+    }
+
+    #[inline]
+    fn king_square(&self, color: Color) -> Option<Square> {
+        if self
+            .moving
+            .is_some_and(|p| p.kind == Kind::King && p.color == color)
+        {
+            return Some(self.to);
+        }
+        // A king standing on `to` is the one taken.
+        self.base.king_square(color).filter(|&k| k != self.to)
     }
 }
 
@@ -69,6 +111,11 @@ impl Occupancy for Grid {
     fn at(&self, sq: Square) -> Option<Piece> {
         self.cells.get(sq.index()).copied().flatten()
     }
+
+    #[inline]
+    fn king_square(&self, color: Color) -> Option<Square> {
+        self.kings[color.index()]
+    }
 }
 
 impl Grid {
@@ -83,10 +130,6 @@ impl Grid {
             cells,
             kings: [Some(pos.king(Color::Red)), Some(pos.king(Color::Black))],
         }
-    }
-
-    pub(crate) fn king(&self, color: Color) -> Option<Square> {
-        self.kings[color.index()]
     }
 
     /// Moves whatever stands on `from` to `to`, capturing what stood there.
@@ -243,17 +286,26 @@ pub(crate) fn pseudo_attacked<B: Occupancy + ?Sized>(b: &B, sq: Square, by: Colo
 
 /// Whether the piece on `from` (of colour `mover`) may capture on `to` on
 /// `g` without leaving its own king attacked. Assumes it pseudo-attacks `to`.
-pub(crate) fn capture_keeps_king_safe(g: &Grid, from: Square, to: Square, mover: Color) -> bool {
-    let mut after = g.clone();
-    after.apply(from, to);
-    match after.king(mover) {
+pub(crate) fn capture_keeps_king_safe<B: Occupancy + ?Sized>(
+    g: &B,
+    from: Square,
+    to: Square,
+    mover: Color,
+) -> bool {
+    let after = Moved {
+        base: g,
+        from,
+        to,
+        moving: g.at(from),
+    };
+    match after.king_square(mover) {
         Some(k) => !pseudo_attacked(&after, k, mover.opponent()),
         None => true,
     }
 }
 
-/// Legal attackers of `sq` by `by` on a hypothetical grid.
-pub(crate) fn grid_attackers(g: &Grid, sq: Square, by: Color) -> Vec<Attacker> {
+/// Legal attackers of `sq` by `by` on any placement.
+pub(crate) fn grid_attackers<B: Occupancy + ?Sized>(g: &B, sq: Square, by: Color) -> Vec<Attacker> {
     let mut out = Vec::new();
     let _ = visit_pseudo_attackers(g, sq, by, &mut |s, p| {
         if capture_keeps_king_safe(g, s, sq, by) {
@@ -296,25 +348,13 @@ pub fn pseudo_attackers(pos: &Position, sq: Square, by: Color) -> Vec<Attacker> 
 /// safe (no pinned piece, no facing kings). Serves 捉 ("the piece can take"),
 /// 有根 ("a protector can recapture") and 兑/献 ("the opponent can take").
 pub fn attackers(pos: &Position, sq: Square, by: Color) -> Vec<Attacker> {
-    // Most points have no attacker at all: the copy the king-safety test
-    // plays on is made only when there is a candidate to test.
-    let mut found = false;
-    let _ = visit_pseudo_attackers(pos, sq, by, &mut |_, _| {
-        found = true;
-        ControlFlow::Break(())
-    });
-    if !found {
-        return Vec::new();
-    }
-    grid_attackers(&Grid::of(pos), sq, by)
+    grid_attackers(pos, sq, by)
 }
 
 /// Whether some piece of `by` legally attacks `sq` (see [`attackers`]).
 pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
-    let mut grid: Option<Grid> = None;
     visit_pseudo_attackers(pos, sq, by, &mut |s, _| {
-        let g = grid.get_or_insert_with(|| Grid::of(pos));
-        if capture_keeps_king_safe(g, s, sq, by) {
+        if capture_keeps_king_safe(pos, s, sq, by) {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())

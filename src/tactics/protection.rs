@@ -93,12 +93,7 @@ pub fn protection(pos: &Position, sq: Square) -> Option<Protection> {
     }
     let own = piece.color;
     let grid = Grid::of(pos);
-    let before = grid_pseudo_attackers(&grid, sq, own);
-    let real: Vec<Square> = grid_attackers(&grid, sq, own)
-        .iter()
-        .map(|a| a.square)
-        .collect();
-    let fake = missing(&before, &real);
+    let (before, real, fake) = roots_on(&grid, sq, own);
     let captures = grid_attackers(&grid, sq, own.opponent())
         .into_iter()
         .map(|capturer| {
@@ -124,6 +119,36 @@ pub fn protection(pos: &Position, sq: Square) -> Option<Protection> {
         fake,
         captures,
     })
+}
+
+/// The real and fake roots of the piece on `sq` against a capture from
+/// nowhere ([`Protection::real`] and [`Protection::fake`]), without the
+/// per-capturer analysis: what the rules language's `real_roots` and
+/// `fake_roots` ask, at a fraction of [`protection`]'s cost. `None` if the
+/// point is empty or holds a king.
+pub fn roots(pos: &Position, sq: Square) -> Option<(Vec<Square>, Vec<Square>)> {
+    let piece = pos.piece_at(sq)?;
+    if piece.kind == Kind::King {
+        return None;
+    }
+    let (_, real, fake) = roots_on(&Grid::of(pos), sq, piece.color);
+    Some((real, fake))
+}
+
+/// The pseudo-protectors of `sq` by `own`, and of them the real and the
+/// fake roots.
+fn roots_on(
+    grid: &Grid,
+    sq: Square,
+    own: crate::board::Color,
+) -> (Vec<Attacker>, Vec<Square>, Vec<Square>) {
+    let before = grid_pseudo_attackers(grid, sq, own);
+    let real: Vec<Square> = grid_attackers(grid, sq, own)
+        .iter()
+        .map(|a| a.square)
+        .collect();
+    let fake = missing(&before, &real);
+    (before, real, fake)
 }
 
 /// 有根: see [`Protection::is_rooted`]. `false` for an empty point or a king.
@@ -210,6 +235,9 @@ mod tests {
         assert_eq!(names(&c.fake), ["e4"]);
         assert!(!is_rooted(&p, sq("c5")));
         assert!(prot.is_under_rooted());
+        // The roots alone, as the rules language asks for them.
+        assert_eq!(roots(&p, sq("c5")), Some((Vec::new(), vec![sq("e4")])));
+        assert_eq!(roots(&p, sq("e0")), None, "a king has no roots");
         // A red advisor on e1 shields the kings: the same horse is a real root.
         let shielded = pos("4k4/2r6/9/9/2P6/4N4/9/9/4A4/4K4 w");
         assert!(is_rooted(&shielded, sq("c5")));
