@@ -51,7 +51,7 @@
 
 use crate::board::{Color, Move, Position, Square};
 
-use super::attack::may_give_check;
+use super::attack::CheckFilter;
 use super::values::ValueTable;
 use super::{NodeBudget, Pv};
 
@@ -519,7 +519,7 @@ impl Search<'_> {
         }
         // Candidates, best first: captures by most valuable victim then least
         // valuable capturer, then possible checks (or, in check, all answers).
-        let their_king = pos.king(us.opponent());
+        let checks = (quiet_checks > 0 && !in_check).then(|| CheckFilter::new(pos));
         // The candidates of every node of the line share one stack: this
         // node's are the entries from `first` on, and the nodes below push
         // theirs after them and take them off again.
@@ -534,7 +534,7 @@ impl Search<'_> {
                     (v.saturating_mul(1 << 20).saturating_sub(a), false)
                 }
                 _ if in_check => (i64::MIN, false),
-                _ if quiet_checks > 0 && may_give_check(pos, m, their_king) => (i64::MIN, true),
+                _ if checks.is_some_and(|c| c.may_check(pos, m)) => (i64::MIN, true),
                 _ => continue,
             };
             self.cands.push((entry.0, i as u8, entry.1));

@@ -19,7 +19,7 @@
 
 use crate::board::{Move, Position};
 
-use super::attack::may_give_check;
+use super::attack::CheckFilter;
 use super::{NodeBudget, Pv};
 
 /// The longest line the searches handle, in plies.
@@ -186,10 +186,9 @@ impl<'b> MateSearcher<'b> {
         if self.repeats(ply, pos.hash()) {
             return None;
         }
-        let them = pos.side_to_move().opponent();
-        let their_king = pos.king(them);
         // Only moves that may check are tested for legality.
-        let moves = pos.legal_moves_where(|m| may_give_check(pos, m, their_king));
+        let checks = CheckFilter::new(pos);
+        let moves = pos.legal_moves_where(|m| checks.may_check(pos, m));
         let mut best: Option<usize> = None;
         for &m in moves.iter() {
             let child_depth = match best {
