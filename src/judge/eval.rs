@@ -17,6 +17,7 @@
 //! witness of an `exists`, and the board facts with their lines — reusing
 //! the caches, so explaining a result costs little more than finding it.
 
+use std::fmt::Write;
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -46,6 +47,23 @@ const PREVIOUS_GHOST: usize = 180;
 
 /// A piece's identity within one judged move.
 pub type PieceId = u8;
+
+thread_local! {
+    static NO_MEMBERS: Rc<Vec<Value>> = Rc::new(Vec::new());
+    static NO_LINE: Rc<Vec<Move>> = Rc::new(Vec::new());
+    static NO_SQUARES: Rc<Vec<Square>> = Rc::new(Vec::new());
+}
+
+/// The empty set, shared: most pieces have no attacker and no root, and
+/// their sets cost no allocation.
+fn no_members() -> Rc<Vec<Value>> {
+    NO_MEMBERS.with(Rc::clone)
+}
+
+/// The empty line of a search answered without one.
+fn no_line() -> Rc<Vec<Move>> {
+    NO_LINE.with(Rc::clone)
+}
 
 /// A value of the rules language.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -194,6 +212,10 @@ struct Ctx {
     id_at: [u8; 90],
     sq_of: [u8; IDS],
     attackers: HashMap<(u8, Color), Rc<Vec<Square>>>,
+    /// The same, as the language's sets of pieces.
+    attacker_sets: HashMap<(u8, Color), Rc<Vec<Value>>>,
+    /// `pieces(s)`, by side.
+    pieces: [Option<Rc<Vec<Value>>>; 2],
     exchanges: HashMap<(u8, u8, Ask), Searched>,
     mates: HashMap<(Color, i64, bool, bool), Searched>,
     best: [Option<Searched>; 2],
@@ -217,7 +239,7 @@ impl Searched {
     fn bare(value: i64, exhausted: bool) -> Searched {
         Searched {
             value,
-            line: Rc::new(Vec::new()),
+            line: no_line(),
             start: None,
             exhausted,
             refused: None,
@@ -242,6 +264,8 @@ impl Ctx {
             id_at,
             sq_of,
             attackers: HashMap::default(),
+            attacker_sets: HashMap::default(),
+            pieces: [None, None],
             exchanges: HashMap::default(),
             mates: HashMap::default(),
             best: [None, None],
@@ -956,7 +980,7 @@ impl<'p> Evaluator<'p> {
     fn members(&mut self, set: &'p Node, ctx: usize, base: usize) -> Rc<Vec<Value>> {
         match self.eval(set, ctx, base) {
             Value::Set(s) => s,
-            _ => Rc::new(Vec::new()),
+            _ => no_members(),
         }
     }
 
@@ -1101,29 +1125,41 @@ impl<'p> Evaluator<'p> {
         let children = self.close();
         self.stack.truncate(inner);
         if self.tracing {
-            let shown: Vec<Text> = values.iter().map(|v| self.show(v, ctx)).collect();
-            let zh_args: Vec<&str> = shown.iter().map(|t| t.zh.as_str()).collect();
-            let en_args: Vec<&str> = shown.iter().map(|t| t.en.as_str()).collect();
+            // `name(args)`, and ` = value` when it is not a truth; the
+            // English adds the definition's gloss.
             let zh_name = code.label.zh.as_deref().unwrap_or(&code.label.id);
             let en_name = code.label.en.as_deref().unwrap_or(&code.label.id);
-            let result = self.show(&v, ctx);
+            let mut what = Text {
+                zh: String::with_capacity(64),
+                en: String::with_capacity(96),
+            };
+            what.zh.push_str(zh_name);
+            what.zh.push('(');
+            what.en.push_str(&code.label.id);
+            what.en.push('(');
+            for (i, a) in values.iter().enumerate() {
+                if i > 0 {
+                    what.zh.push_str(", ");
+                    what.en.push_str(", ");
+                }
+                self.show_into(a, ctx, &mut what);
+            }
+            what.zh.push(')');
+            what.en.push(')');
             let holds = match v {
                 Value::Bool(b) => Some(b),
                 _ => None,
             };
-            let call_zh = format!("{zh_name}({})", zh_args.join(", "));
-            let call_en = format!("{}({})", code.label.id, en_args.join(", "));
-            let (zh, en) = if holds.is_some() {
-                (call_zh, format!("{call_en} — {en_name}"))
-            } else {
-                (
-                    format!("{call_zh} = {}", result.zh),
-                    format!("{call_en} = {} — {en_name}", result.en),
-                )
-            };
+            if holds.is_none() {
+                what.zh.push_str(" = ");
+                what.en.push_str(" = ");
+                self.show_into(&v, ctx, &mut what);
+            }
+            what.en.push_str(" — ");
+            what.en.push_str(en_name);
             self.note(Trace {
                 step: Step::Definition,
-                what: Text::new(zh, en),
+                what,
                 holds,
                 cite: code.label.cite.clone(),
                 children,
@@ -1413,22 +1449,31 @@ impl<'p> Evaluator<'p> {
             },
             Prim::Pieces | Prim::PiecesOf => {
                 let Some(c) = self.ctxs.get(ctx) else {
-                    return Value::Set(Rc::new(Vec::new()));
+                    return Value::Set(no_members());
                 };
                 let Value::Side(side) = v[0] else {
-                    return Value::Set(Rc::new(Vec::new()));
+                    return Value::Set(no_members());
                 };
                 let kind = match (&p, &v[1]) {
                     (Prim::PiecesOf, Value::Kind(k)) => Some(*k),
                     _ => None,
                 };
-                let set = c
-                    .pos
-                    .pieces_of(side)
-                    .filter(|(_, pc)| kind.is_none_or(|k| pc.kind == k))
-                    .map(|(sq, _)| Value::Piece(c.id(sq)))
-                    .collect();
-                Value::Set(Rc::new(set))
+                if kind.is_none() {
+                    if let Some(set) = &c.pieces[side.index()] {
+                        return Value::Set(set.clone());
+                    }
+                }
+                let set: Rc<Vec<Value>> = Rc::new(
+                    c.pos
+                        .pieces_of(side)
+                        .filter(|(_, pc)| kind.is_none_or(|k| pc.kind == k))
+                        .map(|(sq, _)| Value::Piece(c.id(sq)))
+                        .collect(),
+                );
+                if kind.is_none() {
+                    self.ctxs[ctx].pieces[side.index()] = Some(set.clone());
+                }
+                Value::Set(set)
             }
             Prim::SideOf => self
                 .piece_of(&v[0])
@@ -1494,26 +1539,35 @@ impl<'p> Evaluator<'p> {
             }
             Prim::Attackers => {
                 let Value::Piece(id) = v[0] else {
-                    return Value::Set(Rc::new(Vec::new()));
+                    return Value::Set(no_members());
                 };
                 let (Some(sq), Some(pc)) = (
                     self.ctxs.get(ctx).and_then(|c| c.square(id)),
                     self.ids[id as usize],
                 ) else {
-                    return Value::Set(Rc::new(Vec::new()));
+                    return Value::Set(no_members());
                 };
-                let list = self.attackers_of(ctx, sq, pc.color.opponent());
-                let c = &self.ctxs[ctx];
-                Value::Set(Rc::new(
-                    list.iter().map(|s| Value::Piece(c.id(*s))).collect(),
-                ))
+                let by = pc.color.opponent();
+                let key = (sq.index() as u8, by);
+                if let Some(set) = self.ctxs[ctx].attacker_sets.get(&key) {
+                    return Value::Set(set.clone());
+                }
+                let list = self.attackers_of(ctx, sq, by);
+                let c = &mut self.ctxs[ctx];
+                let set = if list.is_empty() {
+                    no_members()
+                } else {
+                    Rc::new(list.iter().map(|s| Value::Piece(c.id(*s))).collect())
+                };
+                c.attacker_sets.insert(key, set.clone());
+                Value::Set(set)
             }
             Prim::RealRoots | Prim::FakeRoots => {
                 let Value::Piece(id) = v[0] else {
-                    return Value::Set(Rc::new(Vec::new()));
+                    return Value::Set(no_members());
                 };
                 let Some(sq) = self.ctxs.get(ctx).and_then(|c| c.square(id)) else {
-                    return Value::Set(Rc::new(Vec::new()));
+                    return Value::Set(no_members());
                 };
                 let roots = self.roots(ctx, sq);
                 let list = if p == Prim::RealRoots {
@@ -1746,7 +1800,7 @@ impl<'p> Evaluator<'p> {
             }
             Prim::Checkers => {
                 let (Value::Side(side), Some(c)) = (&v[0], self.ctxs.get(ctx)) else {
-                    return Value::Set(Rc::new(Vec::new()));
+                    return Value::Set(no_members());
                 };
                 let king = c.pos.king(*side);
                 let list = tactics::attack::pseudo_attackers(&c.pos, king, side.opponent());
@@ -1756,7 +1810,7 @@ impl<'p> Evaluator<'p> {
             }
             Prim::Moves => {
                 let (Value::Side(side), Some(cycle)) = (&v[0], self.cycle) else {
-                    return Value::Set(Rc::new(Vec::new()));
+                    return Value::Set(no_members());
                 };
                 Value::Set(Rc::new(
                     cycle
@@ -1779,7 +1833,7 @@ impl<'p> Evaluator<'p> {
             }
             Prim::Witnesses => {
                 let (Value::Move(m), Some(cycle)) = (&v[0], self.cycle) else {
-                    return Value::Set(Rc::new(Vec::new()));
+                    return Value::Set(no_members());
                 };
                 Value::Set(Rc::new(
                     cycle
@@ -1791,7 +1845,7 @@ impl<'p> Evaluator<'p> {
             }
             Prim::NaturesOf => {
                 let (Value::Move(m), Some(cycle)) = (&v[0], self.cycle) else {
-                    return Value::Set(Rc::new(Vec::new()));
+                    return Value::Set(no_members());
                 };
                 let bits = cycle.natures.get(*m).copied().unwrap_or(0);
                 Value::Set(Rc::new(
@@ -1833,7 +1887,11 @@ impl<'p> Evaluator<'p> {
             .iter()
             .map(|a| a.square)
             .collect();
-        let list = Rc::new(list);
+        let list = if list.is_empty() {
+            NO_SQUARES.with(Rc::clone)
+        } else {
+            Rc::new(list)
+        };
         c.attackers.insert(key, list.clone());
         list
     }
@@ -1875,7 +1933,7 @@ impl<'p> Evaluator<'p> {
     fn exchange(&mut self, ctx: usize, a: PieceId, b: PieceId, ask: Ask) -> Searched {
         let refused = |why| Searched {
             value: 0,
-            line: Rc::new(Vec::new()),
+            line: no_line(),
             start: None,
             exhausted: false,
             refused: Some(why),
@@ -1976,7 +2034,7 @@ impl<'p> Evaluator<'p> {
     fn mate(&mut self, ctx: usize, side: Color, plies: i64, threat: bool, any: bool) -> Searched {
         let no = |exhausted, refused| Searched {
             value: 0,
-            line: Rc::new(Vec::new()),
+            line: no_line(),
             start: None,
             exhausted,
             refused,
@@ -2033,51 +2091,76 @@ impl<'p> Evaluator<'p> {
     // ---- showing values ----------------------------------------------------
 
     fn piece_text(&self, id: PieceId, ctx: usize) -> Text {
+        let mut t = Text::default();
+        self.piece_into(id, ctx, &mut t);
+        t
+    }
+
+    /// Appends the piece's name in both languages (`红车d9`, `red rook d9`).
+    fn piece_into(&self, id: PieceId, ctx: usize, out: &mut Text) {
         let Some(pc) = self.ids.get(id as usize).copied().flatten() else {
-            return Text::new("?", "?");
+            out.zh.push('?');
+            out.en.push('?');
+            return;
         };
         let sq = self
             .ctxs
             .get(ctx)
             .and_then(|c| c.square(id))
             .or_else(|| Square::from_index(id as usize % 90));
-        let at = sq.map_or_else(String::new, |s| s.to_string());
-        Text::new(
-            format!("{}{}{at}", pc.color.chinese(), piece_zh(pc)),
-            format!("{} {} {at}", pc.color.english(), kind_en(pc.kind)),
-        )
+        out.zh.push_str(pc.color.chinese());
+        out.zh.push_str(piece_zh(pc));
+        out.en.push_str(pc.color.english());
+        out.en.push(' ');
+        out.en.push_str(kind_en(pc.kind));
+        out.en.push(' ');
+        if let Some(sq) = sq {
+            let _ = write!(out.zh, "{sq}");
+            let _ = write!(out.en, "{sq}");
+        }
     }
 
     fn show(&self, v: &Value, ctx: usize) -> Text {
+        let mut t = Text::default();
+        self.show_into(v, ctx, &mut t);
+        t
+    }
+
+    /// Appends a value as the explanations show it, in both languages.
+    fn show_into(&self, v: &Value, ctx: usize, out: &mut Text) {
+        let mut both = |zh: &str, en: &str| {
+            out.zh.push_str(zh);
+            out.en.push_str(en);
+        };
         match v {
-            Value::Bool(true) => Text::new("成立", "true"),
-            Value::Bool(false) => Text::new("不成立", "false"),
-            Value::Int(n) => Text::new(n.to_string(), n.to_string()),
-            Value::Piece(id) => self.piece_text(*id, ctx),
-            Value::Side(s) => Text::new(format!("{}方", s.chinese()), s.english()),
-            Value::Kind(k) => Text::new(kind_zh(*k), kind_en(*k)),
-            Value::Nature(n) => Text::new(self.prog.nature_name(*n), self.prog.nature_en(*n)),
-            Value::Move(m) => Text::new(format!("第{}着", m + 1), format!("move {}", m + 1)),
+            Value::Bool(true) => both("成立", "true"),
+            Value::Bool(false) => both("不成立", "false"),
+            Value::Int(n) => {
+                let _ = write!(out.zh, "{n}");
+                let _ = write!(out.en, "{n}");
+            }
+            Value::Piece(id) => self.piece_into(*id, ctx, out),
+            Value::Side(s) => {
+                both(s.chinese(), s.english());
+                out.zh.push('方');
+            }
+            Value::Kind(k) => both(kind_zh(*k), kind_en(*k)),
+            Value::Nature(n) => both(self.prog.nature_name(*n), self.prog.nature_en(*n)),
+            Value::Move(m) => {
+                let _ = write!(out.zh, "第{}着", m + 1);
+                let _ = write!(out.en, "move {}", m + 1);
+            }
             Value::Set(items) => {
-                let shown: Vec<Text> = items.iter().map(|i| self.show(i, ctx)).collect();
-                Text::new(
-                    format!(
-                        "{{{}}}",
-                        shown
-                            .iter()
-                            .map(|t| t.zh.as_str())
-                            .collect::<Vec<_>>()
-                            .join("、")
-                    ),
-                    format!(
-                        "{{{}}}",
-                        shown
-                            .iter()
-                            .map(|t| t.en.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
+                both("{", "{");
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.zh.push('、');
+                        out.en.push_str(", ");
+                    }
+                    self.show_into(item, ctx, out);
+                }
+                out.zh.push('}');
+                out.en.push('}');
             }
         }
     }
