@@ -838,13 +838,17 @@ impl<'p> Evaluator<'p> {
         ) {
             return None;
         }
-        let mut vals = Vec::with_capacity(3);
-        for x in args {
-            vals.push(self.eval(x, ctx, base));
+        if args.len() > 3 {
+            return None;
+        }
+        let mut vals: [Value; 3] = [Value::Bool(false), Value::Bool(false), Value::Bool(false)];
+        let n = args.len();
+        for (slot, x) in vals.iter_mut().zip(args) {
+            *slot = self.eval(x, ctx, base);
         }
         let t = self.eval(b, ctx, base).int();
         let t = if op == BinOp::Ge { t - 1 } else { t };
-        Some(match (p, vals.as_slice()) {
+        Some(match (p, &vals[..n]) {
             (Prim::BestCapture, [Value::Side(s)]) => self.best_above(ctx, *s, t),
             (Prim::ExchangeSparing, [Value::Piece(x), Value::Piece(y), Value::Set(spared)]) => {
                 let ask = self.sparing(ctx, spared);
@@ -1576,7 +1580,11 @@ impl<'p> Evaluator<'p> {
                     &roots.1
                 };
                 let c = &self.ctxs[ctx];
-                let set: Vec<Value> = list.iter().map(|s| Value::Piece(c.id(*s))).collect();
+                let set: Rc<Vec<Value>> = if list.is_empty() {
+                    no_members()
+                } else {
+                    Rc::new(list.iter().map(|s| Value::Piece(c.id(*s))).collect())
+                };
                 if self.tracing {
                     let pt = self.piece_text(id, ctx);
                     let names: Vec<Text> = list
@@ -1604,7 +1612,7 @@ impl<'p> Evaluator<'p> {
                     };
                     self.fact(t, None);
                 }
-                Value::Set(Rc::new(set))
+                Value::Set(set)
             }
             Prim::Exchange | Prim::RecaptureExchange | Prim::ExchangeSparing => {
                 let (Some(Value::Piece(a)), Some(Value::Piece(b))) = (v.first(), v.get(1)) else {
@@ -1804,6 +1812,9 @@ impl<'p> Evaluator<'p> {
                 };
                 let king = c.pos.king(*side);
                 let list = tactics::attack::pseudo_attackers(&c.pos, king, side.opponent());
+                if list.is_empty() {
+                    return Value::Set(no_members());
+                }
                 Value::Set(Rc::new(
                     list.iter().map(|a| Value::Piece(c.id(a.square))).collect(),
                 ))

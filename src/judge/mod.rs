@@ -332,6 +332,9 @@ fn classify(
     let mut held = Vec::new();
     let mut traces = Vec::new();
     let mut natures = Vec::new();
+    // What a clause's action would make of `natures` (reused, not
+    // allocated per clause).
+    let mut changed = Vec::new();
     let mut fired = Vec::new();
     let lazy = prog.lazy && !opts.explain;
     for &n in &prog.by_weight {
@@ -341,11 +344,11 @@ fn classify(
             continue;
         }
         held.push(n);
-        natures = held.clone();
+        natures.clear();
+        natures.extend_from_slice(&held);
         fired.clear();
         for (c, code) in prog.clauses.iter().enumerate() {
-            let mut changed = natures.clone();
-            if !apply(&code.action, &mut changed) {
+            if !apply(&code.action, &natures, &mut changed) {
                 continue;
             }
             let holds = match when[c] {
@@ -357,7 +360,7 @@ fn classify(
                 }
             };
             if holds {
-                natures = changed;
+                std::mem::swap(&mut natures, &mut changed);
                 fired.push(c);
             }
         }
@@ -405,10 +408,12 @@ fn classify(
     }
 }
 
-/// Applies a clause's action; `true` if it changed anything.
-fn apply(action: &program::Action, natures: &mut Vec<usize>) -> bool {
+/// A clause's action applied to `before`, into `natures`; `true` if it
+/// changed anything.
+fn apply(action: &program::Action, before: &[usize], natures: &mut Vec<usize>) -> bool {
     use program::Action;
-    let before = natures.clone();
+    natures.clear();
+    natures.extend_from_slice(before);
     match action {
         Action::Recast { from, to } => {
             if natures.iter().any(|n| from.contains(n)) {
@@ -427,7 +432,7 @@ fn apply(action: &program::Action, natures: &mut Vec<usize>) -> bool {
             }
         }
     }
-    *natures != before
+    natures.as_slice() != before
 }
 
 /// Loads a rulebook named on the command line: a path to a `.qili` file, or

@@ -238,6 +238,8 @@ pub fn exchange_exceeds(
         return Err(ExchangeError::IllegalFirstMove(first));
     }
     let mut search = Search::new(values, budget, limits, first, p.hash());
+    // Only the answer is asked: no line is kept.
+    search.pv = Pv::none();
     let Some(state) = search.open(&mut p, first, limits) else {
         return Ok((false, true));
     };

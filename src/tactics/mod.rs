@@ -122,6 +122,15 @@ impl Pv {
         }
     }
 
+    /// No table at all: a search asked only for its value keeps no line.
+    pub(crate) fn none() -> Pv {
+        Pv {
+            width: 0,
+            moves: Vec::new(),
+            lens: Vec::new(),
+        }
+    }
+
     /// Empties the line at `ply` (the node has no continuation yet).
     #[inline]
     pub(crate) fn clear(&mut self, ply: usize) {
