@@ -270,12 +270,33 @@ impl Position {
 
     /// Every piece with its square, rank 0 first.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        Square::all().filter_map(move |sq| self.piece_at(sq).map(|p| (sq, p)))
+        self.pieces_in(self.occupied[0] | self.occupied[1])
     }
 
-    /// The pieces of one side.
+    /// The pieces of one side, rank 0 first.
     pub fn pieces_of(&self, color: Color) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.pieces().filter(move |(_, p)| p.color == color)
+        self.pieces_in(self.occupied[color.index()])
+    }
+
+    /// The squares `color`'s pieces stand on (bit `i` for square index `i`).
+    #[inline]
+    pub fn occupancy(&self, color: Color) -> u128 {
+        self.occupied[color.index()]
+    }
+
+    /// The pieces on the squares of `bits`, in square order.
+    fn pieces_in(&self, mut bits: u128) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        std::iter::from_fn(move || loop {
+            if bits == 0 {
+                return None;
+            }
+            let i = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let sq = Square::from_index_unchecked(i);
+            if let Some(p) = self.piece_at(sq) {
+                return Some((sq, p));
+            }
+        })
     }
 
     /// How many pieces of `piece`'s colour and kind are on the board.

@@ -33,7 +33,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::board::{Color, File, Kind, Move, Piece, Position, Rank, Square};
+use crate::board::{Color, Kind, Move, Piece, Position, Square};
 
 /// A piece that attacks a point, and where it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -437,64 +437,97 @@ fn bit(sq: Square) -> u128 {
     1u128 << sq.index()
 }
 
+/// The points around a king's point a check is looked for on: its file,
+/// its rank, the horse points, the orthogonal and the diagonal neighbours.
+#[derive(Clone, Copy)]
+struct KingLines {
+    file: u128,
+    rank: u128,
+    horse_points: u128,
+    beside: u128,
+    diagonal: u128,
+}
+
+/// The points `offsets` away from square index `k` that are on the board.
+const fn around(k: usize, offsets: &[(i8, i8)]) -> u128 {
+    let (f, r) = ((k % 9) as i8, (k / 9) as i8);
+    let mut bits = 0u128;
+    let mut i = 0;
+    while i < offsets.len() {
+        let (nf, nr) = (f + offsets[i].0, r + offsets[i].1);
+        if nf >= 0 && nf < 9 && nr >= 0 && nr < 10 {
+            bits |= 1u128 << (nr as usize * 9 + nf as usize);
+        }
+        i += 1;
+    }
+    bits
+}
+
+const KING_LINES: [KingLines; 90] = {
+    let mut t = [KingLines {
+        file: 0,
+        rank: 0,
+        horse_points: 0,
+        beside: 0,
+        diagonal: 0,
+    }; 90];
+    let mut k = 0;
+    while k < 90 {
+        let (f, r) = (k % 9, k / 9);
+        let mut file = 0u128;
+        let mut rr = 0;
+        while rr < 10 {
+            file |= 1u128 << (rr * 9 + f);
+            rr += 1;
+        }
+        t[k] = KingLines {
+            file,
+            rank: 0x1FFu128 << (r * 9),
+            horse_points: around(k, &HORSE_FROM),
+            beside: around(k, &ORTH),
+            diagonal: around(k, &DIAG),
+        };
+        k += 1;
+    }
+    t
+};
+
 impl CheckFilter {
     /// For the side to move, against the enemy king.
     pub(crate) fn new(pos: &Position) -> CheckFilter {
         let us = pos.side_to_move();
         let king = pos.king(us.opponent());
-        let ours = |sq: Square| pos.piece_at(sq).filter(|p| p.color == us).map(|p| p.kind);
-        let (mut file, mut rank) = (0u128, 0u128);
-        let (mut liner_on_file, mut liner_on_rank) = (false, false);
-        let (mut cannon_on_file, mut cannon_on_rank) = (false, false);
-        for sq in (0..10u8).filter_map(|r| Rank::new(r).map(|r| Square::new(king.file(), r))) {
-            file |= bit(sq);
-            match ours(sq) {
-                Some(Kind::Cannon) => {
-                    cannon_on_file = true;
-                    liner_on_file = true;
+        let lines = KING_LINES[king.index()];
+        let ours = pos.occupancy(us);
+        let kinds = |mut bits: u128| {
+            // (a rook or cannon, a cannon, a horse) among the pieces on `bits`
+            let (mut liner, mut cannon, mut horse) = (false, false, false);
+            while bits != 0 {
+                let sq = Square::from_index(bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+                match sq.and_then(|sq| pos.piece_at(sq)).map(|p| p.kind) {
+                    Some(Kind::Cannon) => {
+                        liner = true;
+                        cannon = true;
+                    }
+                    Some(Kind::Rook) => liner = true,
+                    Some(Kind::Horse) => horse = true,
+                    _ => {}
                 }
-                Some(Kind::Rook) => liner_on_file = true,
-                _ => {}
             }
-        }
-        for sq in (0..9u8).filter_map(|x| File::new(x).map(|x| Square::new(x, king.rank()))) {
-            rank |= bit(sq);
-            match ours(sq) {
-                Some(Kind::Cannon) => {
-                    cannon_on_rank = true;
-                    liner_on_rank = true;
-                }
-                Some(Kind::Rook) => liner_on_rank = true,
-                _ => {}
-            }
-        }
-        let mut horse_points = 0u128;
-        let mut horse_near = false;
-        for sq in HORSE_FROM
-            .iter()
-            .filter_map(|&(df, dr)| king.offset(df, dr))
-        {
-            horse_points |= bit(sq);
-            horse_near |= ours(sq) == Some(Kind::Horse);
-        }
-        let beside = ORTH
-            .iter()
-            .filter_map(|&(df, dr)| king.offset(df, dr))
-            .fold(0u128, |b, sq| b | bit(sq));
-        let legs = if horse_near {
-            DIAG.iter()
-                .filter_map(|&(df, dr)| king.offset(df, dr))
-                .fold(0u128, |b, sq| b | bit(sq))
-        } else {
-            0
+            (liner, cannon, horse)
         };
+        let (liner_on_file, cannon_on_file, _) = kinds(ours & lines.file);
+        let (liner_on_rank, cannon_on_rank, _) = kinds(ours & lines.rank);
+        let (_, _, horse_near) = kinds(ours & lines.horse_points);
+        let legs = if horse_near { lines.diagonal } else { 0 };
         CheckFilter {
-            file,
-            rank,
-            horse_points,
-            beside,
+            file: lines.file,
+            rank: lines.rank,
+            horse_points: lines.horse_points,
+            beside: lines.beside,
             legs,
-            touched: file | rank | horse_points | beside | legs,
+            touched: lines.file | lines.rank | lines.horse_points | lines.beside | legs,
             liner_on_file,
             liner_on_rank,
             cannon_on_file,
