@@ -528,3 +528,27 @@ override verdict {
     let r = rule(&book, "3k5/R8/9/9/9/9/9/9/9/4K4 w", "a8a9 d9d8 a9a8 d8d9");
     assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
 }
+
+#[test]
+fn only_definitions_of_single_pieces_go_unremembered() {
+    // The interpreter remembers every definition's value per context except
+    // the cheap ones, which read only the judged move and one piece's own
+    // facts (2011: 子力 26.6, the king-and-pawn exemption 26.1).
+    let book = edition("2011");
+    let cheap = |id: &str| {
+        let d = book
+            .program
+            .defs
+            .iter()
+            .position(|d| d.label.id == id)
+            .unwrap_or_else(|| panic!("2011 has no definition {id}"));
+        book.program.cheap[d]
+    };
+    assert!(cheap("counts-as-material"));
+    assert!(cheap("exempt-chaser"));
+    // A set, a search or another position is never cheap.
+    assert!(!cheap("rooted"));
+    assert!(!cheap("threatened"));
+    assert!(!cheap("already-hanging"));
+    assert!(!cheap("mated-at-once"));
+}

@@ -1109,7 +1109,11 @@ impl<'p> Evaluator<'p> {
             let v = self.eval(a, ctx, base);
             self.stack.push(v);
         }
-        let key = memo_key(d, ctx, &self.stack[inner..]);
+        let key = if self.prog.cheap.get(d).copied().unwrap_or(false) {
+            None
+        } else {
+            memo_key(d, ctx, &self.stack[inner..])
+        };
         if !self.tracing {
             if let Some(v) = key.and_then(|k| self.memo.get(&k)) {
                 let v = v.clone();

@@ -252,6 +252,10 @@ pub struct Program {
     /// The verdict asks `witnesses(m)`, so each move's deciding nature is
     /// asked for every piece it names.
     pub needs_witnesses: bool,
+    /// For each definition, whether it is cheap: its body reads only facts
+    /// of the judged move and of single pieces (no set, no search, no other
+    /// position), so evaluating it again costs less than remembering it.
+    pub cheap: Vec<bool>,
 }
 
 impl Program {
@@ -483,6 +487,7 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
             Action::Drop(_) => true,
             Action::Recast { from, to } => from.iter().all(|f| weight[*f] <= weight[*to]),
         });
+    let cheap = cheap_definitions(&defs);
     let this = resolved.this();
     let header = this.map(|l| &l.book.header);
     Ok(Program {
@@ -500,7 +505,54 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
         forbidden,
         lazy,
         needs_witnesses,
+        cheap,
     })
+}
+
+/// Which definitions are cheap (see [`Program::cheap`]).
+fn cheap_definitions(defs: &[DefinitionCode]) -> Vec<bool> {
+    fn node(n: &Node, defs: &[DefinitionCode], memo: &mut [Option<bool>]) -> bool {
+        match &n.op {
+            Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => true,
+            Op::Prim(p, args) => {
+                matches!(
+                    p,
+                    Prim::Mover
+                        | Prim::Opponent
+                        | Prim::Moved
+                        | Prim::AnswersCheck
+                        | Prim::Captured
+                        | Prim::Side(_)
+                        | Prim::Kind(_)
+                        | Prim::SideOf
+                        | Prim::KindOf
+                        | Prim::Value
+                        | Prim::Crossed
+                        | Prim::Other
+                ) && args.iter().all(|a| node(a, defs, memo))
+            }
+            Op::Def(d, args) => def(*d, defs, memo) && args.iter().all(|a| node(a, defs, memo)),
+            Op::Not(a) | Op::Neg(a) => node(a, defs, memo),
+            Op::Binary(_, a, b) => node(a, defs, memo) && node(b, defs, memo),
+            Op::If(c, a, b) => node(c, defs, memo) && node(a, defs, memo) && node(b, defs, memo),
+            _ => false,
+        }
+    }
+    fn def(d: usize, defs: &[DefinitionCode], memo: &mut [Option<bool>]) -> bool {
+        match memo.get(d) {
+            Some(Some(known)) => return *known,
+            None => return false,
+            Some(None) => {}
+        }
+        // Not cheap while being looked at: a cycle (which the checker
+        // refuses anyway) is never taken for cheap.
+        memo[d] = Some(false);
+        let cheap = node(&defs[d].body, defs, memo);
+        memo[d] = Some(cheap);
+        cheap
+    }
+    let mut memo = vec![None; defs.len()];
+    (0..defs.len()).map(|d| def(d, defs, &mut memo)).collect()
 }
 
 fn mentions_natures_of(defs: &[DefinitionCode], cases: &[CaseCode]) -> bool {
