@@ -51,7 +51,6 @@ pub type PieceId = u8;
 thread_local! {
     static NO_MEMBERS: Rc<Vec<Value>> = Rc::new(Vec::new());
     static NO_LINE: Rc<Vec<Move>> = Rc::new(Vec::new());
-    static NO_SQUARES: Rc<Vec<Square>> = Rc::new(Vec::new());
 }
 
 /// The empty set, shared: most pieces have no attacker and no root, and
@@ -207,13 +206,17 @@ enum Derive {
 /// Real and fake roots of a piece.
 type Roots = (Vec<Square>, Vec<Square>);
 
+/// A context's `attackers(p)` sets, by square × 2 + colour.
+type AttackTable = Box<[Option<Rc<Vec<Value>>>; 180]>;
+
 struct Ctx {
     pos: Position,
     id_at: [u8; 90],
     sq_of: [u8; IDS],
-    attackers: HashMap<(u8, Color), Rc<Vec<Square>>>,
-    /// The same, as the language's sets of pieces.
-    attacker_sets: HashMap<(u8, Color), Rc<Vec<Value>>>,
+    /// `attackers(p)` of each point by each side (index: square × 2 +
+    /// colour), as the language's sets of pieces; the table is made on the
+    /// first question.
+    attackers: Option<AttackTable>,
     /// `pieces(s)`, by side.
     pieces: [Option<Rc<Vec<Value>>>; 2],
     exchanges: HashMap<(u8, u8, Ask), Searched>,
@@ -263,8 +266,7 @@ impl Ctx {
             pos,
             id_at,
             sq_of,
-            attackers: HashMap::default(),
-            attacker_sets: HashMap::default(),
+            attackers: None,
             pieces: [None, None],
             exchanges: HashMap::default(),
             mates: HashMap::default(),
@@ -941,8 +943,9 @@ impl<'p> Evaluator<'p> {
         let mut out = Vec::new();
         for t in enemies {
             for a in self.attackers_of(ctx, t, side).iter() {
-                let c = &self.ctxs[ctx];
-                out.push((c.id(*a), c.id(t)));
+                if let Value::Piece(a) = a {
+                    out.push((*a, self.ctxs[ctx].id(t)));
+                }
             }
         }
         out
@@ -1555,20 +1558,7 @@ impl<'p> Evaluator<'p> {
                 ) else {
                     return Value::Set(no_members());
                 };
-                let by = pc.color.opponent();
-                let key = (sq.index() as u8, by);
-                if let Some(set) = self.ctxs[ctx].attacker_sets.get(&key) {
-                    return Value::Set(set.clone());
-                }
-                let list = self.attackers_of(ctx, sq, by);
-                let c = &mut self.ctxs[ctx];
-                let set = if list.is_empty() {
-                    no_members()
-                } else {
-                    Rc::new(list.iter().map(|s| Value::Piece(c.id(*s))).collect())
-                };
-                c.attacker_sets.insert(key, set.clone());
-                Value::Set(set)
+                Value::Set(self.attackers_of(ctx, sq, pc.color.opponent()))
             }
             Prim::RealRoots | Prim::FakeRoots => {
                 let Value::Piece(id) = v[0] else {
@@ -1892,22 +1882,28 @@ impl<'p> Evaluator<'p> {
         sq.map_or(0, |sq| i64::from(self.prog.values.value_of(pc, sq)))
     }
 
-    fn attackers_of(&mut self, ctx: usize, sq: Square, by: Color) -> Rc<Vec<Square>> {
+    /// The pieces of `by` that can take on `sq` in the context, by id.
+    fn attackers_of(&mut self, ctx: usize, sq: Square, by: Color) -> Rc<Vec<Value>> {
         let c = &mut self.ctxs[ctx];
-        let key = (sq.index() as u8, by);
-        if let Some(found) = c.attackers.get(&key) {
+        let slot = sq.index() * 2 + by.index();
+        let table = c
+            .attackers
+            .get_or_insert_with(|| Box::new([const { None }; 180]));
+        if let Some(Some(found)) = table.get(slot) {
             return found.clone();
         }
-        let list: Vec<Square> = tactics::attack::attackers(&c.pos, sq, by)
-            .iter()
-            .map(|a| a.square)
-            .collect();
+        let mut list = Vec::new();
+        tactics::attack::visit_attackers(&c.pos, sq, by, |a| {
+            list.push(Value::Piece(c.id(a.square)));
+        });
         let list = if list.is_empty() {
-            NO_SQUARES.with(Rc::clone)
+            no_members()
         } else {
             Rc::new(list)
         };
-        c.attackers.insert(key, list.clone());
+        if let Some(entry) = c.attackers.as_mut().and_then(|t| t.get_mut(slot)) {
+            *entry = Some(list.clone());
+        }
         list
     }
 
@@ -1921,7 +1917,9 @@ impl<'p> Evaluator<'p> {
         if a.color == b.color || b.kind == Kind::King {
             return false;
         }
-        self.attackers_of(ctx, to, a.color).contains(&from)
+        let id = self.ctxs[ctx].id(from);
+        self.attackers_of(ctx, to, a.color)
+            .contains(&Value::Piece(id))
     }
 
     fn roots(&mut self, ctx: usize, sq: Square) -> Rc<Roots> {

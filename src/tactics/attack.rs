@@ -307,16 +307,26 @@ pub(crate) fn capture_keeps_king_safe<B: Occupancy + ?Sized>(
 /// Legal attackers of `sq` by `by` on any placement.
 pub(crate) fn grid_attackers<B: Occupancy + ?Sized>(g: &B, sq: Square, by: Color) -> Vec<Attacker> {
     let mut out = Vec::new();
+    visit_grid_attackers(g, sq, by, |a| out.push(a));
+    out
+}
+
+/// Calls `f` for each legal attacker of `sq` by `by` on any placement.
+fn visit_grid_attackers<B: Occupancy + ?Sized>(
+    g: &B,
+    sq: Square,
+    by: Color,
+    mut f: impl FnMut(Attacker),
+) {
     let _ = visit_pseudo_attackers(g, sq, by, &mut |s, p| {
         if capture_keeps_king_safe(g, s, sq, by) {
-            out.push(Attacker {
+            f(Attacker {
                 square: s,
                 piece: p,
             });
         }
         ControlFlow::Continue(())
     });
-    out
 }
 
 /// Pseudo-attackers of `sq` by `by` on any placement.
@@ -348,7 +358,15 @@ pub fn pseudo_attackers(pos: &Position, sq: Square, by: Color) -> Vec<Attacker> 
 /// safe (no pinned piece, no facing kings). Serves 捉 ("the piece can take"),
 /// 有根 ("a protector can recapture") and 兑/献 ("the opponent can take").
 pub fn attackers(pos: &Position, sq: Square, by: Color) -> Vec<Attacker> {
-    grid_attackers(pos, sq, by)
+    let mut out = Vec::new();
+    visit_attackers(pos, sq, by, |a| out.push(a));
+    out
+}
+
+/// Calls `f` for each of [`attackers`], in the same order, without
+/// collecting them.
+pub fn visit_attackers(pos: &Position, sq: Square, by: Color, f: impl FnMut(Attacker)) {
+    visit_grid_attackers(pos, sq, by, f);
 }
 
 /// Whether some piece of `by` legally attacks `sq` (see [`attackers`]).

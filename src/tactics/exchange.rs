@@ -237,9 +237,8 @@ pub fn exchange_exceeds(
     if !p.is_legal(first) {
         return Err(ExchangeError::IllegalFirstMove(first));
     }
-    let mut search = Search::new(values, budget, limits, first, p.hash());
     // Only the answer is asked: no line is kept.
-    search.pv = Pv::none();
+    let mut search = Search::new(values, budget, limits, None, p.hash());
     let Some(state) = search.open(&mut p, first, limits) else {
         return Ok((false, true));
     };
@@ -259,7 +258,7 @@ fn run(
 ) -> ExchangeResult {
     let start = pos.clone();
     let starter = pos.side_to_move();
-    let mut search = Search::new(values, budget, limits, first, pos.hash());
+    let mut search = Search::new(values, budget, limits, Some(first), pos.hash());
     let mut line = vec![first];
     match search.open(pos, first, limits) {
         Some(state) => {
@@ -392,7 +391,7 @@ impl<'a> Search<'a> {
         values: &'a ValueTable,
         budget: &'a mut NodeBudget,
         limits: ExchangeLimits,
-        first: Move,
+        line_from: Option<Move>,
         hash: u64,
     ) -> Search<'a> {
         let max_ply = limits.max_plies.clamp(1, MAX_PLIES);
@@ -405,7 +404,8 @@ impl<'a> Search<'a> {
             scope: limits.scope,
             starter: Color::Red,
             exhausted: false,
-            pv: Pv::new(max_ply, first),
+            // A line table only for a search whose line is asked for.
+            pv: line_from.map_or_else(Pv::none, |first| Pv::new(max_ply, first)),
             hashes,
             cands: Vec::with_capacity(256),
         }
