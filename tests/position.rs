@@ -133,3 +133,34 @@ fn filtered_generation_keeps_exactly_the_legal_moves_it_is_asked_for() {
         pos.make(m);
     }
 }
+
+#[test]
+fn moves_and_check_come_together_as_they_come_apart() {
+    // Along the first 40 bundled master games: the generation's own check
+    // flag agrees with `in_check`, and its list with `legal_moves`.
+    let text = std::fs::read_to_string(format!(
+        "{}/data/games/wukong-xqdb/Hu_Ronghua_1391_UCI_games.pgn",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut checks = 0;
+    for block in text
+        .split("\n\n")
+        .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
+        .take(40)
+    {
+        let mut pos = Position::startpos();
+        for token in block
+            .split_whitespace()
+            .filter(|t| t.len() == 4 && !t.ends_with('.'))
+        {
+            let (moves, in_check) = pos.legal_moves_and_check();
+            assert_eq!(in_check, pos.in_check(), "{pos:?}");
+            assert_eq!(moves.as_slice(), pos.legal_moves().as_slice(), "{pos:?}");
+            checks += usize::from(in_check);
+            let m = Move::new(token[..2].parse().unwrap(), token[2..].parse().unwrap());
+            pos.make(m);
+        }
+    }
+    assert!(checks > 50, "only {checks} positions in check");
+}

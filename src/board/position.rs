@@ -343,6 +343,21 @@ impl Position {
         list
     }
 
+    /// The legal moves and whether the side to move is in check: the
+    /// generation finds the check anyway, so a search that needs both asks
+    /// once.
+    pub fn legal_moves_and_check(&self) -> (MoveList, bool) {
+        let mut list = MoveList::new();
+        let in_check = self.generate_legal(
+            |_| true,
+            |m| {
+                list.push(m);
+                true
+            },
+        );
+        (list, in_check)
+    }
+
     /// The number of legal moves, without building a list (perft's bulk count).
     pub fn count_legal(&self) -> u64 {
         let mut n = 0u64;
@@ -652,7 +667,7 @@ impl Position {
     /// its pseudo-legal moves legal.
     #[inline]
     fn for_each_legal(&self, mut f: impl FnMut(Move)) {
-        self.generate_legal(
+        let _ = self.generate_legal(
             |_| true,
             |m| {
                 f(m);
@@ -665,7 +680,12 @@ impl Position {
     /// test (searches that want only captures and checks skip the test for
     /// every other move). `f` returns `false` to stop the generation.
     #[inline]
-    fn generate_legal(&self, mut keep: impl FnMut(Move) -> bool, mut f: impl FnMut(Move) -> bool) {
+    /// Returns whether the side to move is in check (found on the way).
+    fn generate_legal(
+        &self,
+        mut keep: impl FnMut(Move) -> bool,
+        mut f: impl FnMut(Move) -> bool,
+    ) -> bool {
         let us = self.side;
         let them = us.opponent();
         let ksq = self.kings[us.index()];
@@ -711,6 +731,7 @@ impl Position {
                 self.generate_from(from, &mut |_, to| emit(to, false, false));
             }
         }
+        in_check
     }
 
     /// The legal moves `keep` accepts; `keep` is asked before the (more

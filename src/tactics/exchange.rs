@@ -472,17 +472,20 @@ impl Search<'_> {
             // Checks that go round in a circle win nothing: the line ends here.
             return material;
         }
-        let in_check = pos.in_check();
-        if !in_check && material >= beta {
-            // Standing pat already refutes the line above; only a side with
-            // no move at all (困毙) cannot stand.
-            return if pos.has_legal_move() {
-                material
-            } else {
-                -(MATE - ply as i64)
-            };
-        }
-        let moves = pos.legal_moves();
+        let (moves, in_check) = if material >= beta {
+            if !pos.in_check() {
+                // Standing pat already refutes the line above; only a side
+                // with no move at all (困毙) cannot stand.
+                return if pos.has_legal_move() {
+                    material
+                } else {
+                    -(MATE - ply as i64)
+                };
+            }
+            (pos.legal_moves(), true)
+        } else {
+            pos.legal_moves_and_check()
+        };
         if moves.is_empty() {
             // 将死 or 困毙: the side to move has lost, the later the better for it.
             return -(MATE - ply as i64);
