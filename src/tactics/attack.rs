@@ -555,7 +555,7 @@ impl CheckFilter {
 
     /// Whether the legal move `m` may give check: `false` only when it
     /// certainly does not.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn may_check(&self, pos: &Position, m: Move) -> bool {
         let (from, to) = (bit(m.from), bit(m.to));
         if (from | to) & self.touched == 0 {
