@@ -1884,26 +1884,29 @@ impl<'p> Evaluator<'p> {
 
     /// The pieces of `by` that can take on `sq` in the context, by id.
     fn attackers_of(&mut self, ctx: usize, sq: Square, by: Color) -> Rc<Vec<Value>> {
-        let c = &mut self.ctxs[ctx];
-        let slot = sq.index() * 2 + by.index();
-        let table = c
-            .attackers
-            .get_or_insert_with(|| Box::new([const { None }; 180]));
-        if let Some(Some(found)) = table.get(slot) {
+        let Ctx {
+            pos,
+            id_at,
+            attackers,
+            ..
+        } = &mut self.ctxs[ctx];
+        let table = attackers.get_or_insert_with(|| Box::new([const { None }; 180]));
+        let Some(entry) = table.get_mut(sq.index() * 2 + by.index()) else {
+            return no_members();
+        };
+        if let Some(found) = entry {
             return found.clone();
         }
         let mut list = Vec::new();
-        tactics::attack::visit_attackers(&c.pos, sq, by, |a| {
-            list.push(Value::Piece(c.id(a.square)));
+        tactics::attack::visit_attackers(pos, sq, by, |a| {
+            list.push(Value::Piece(id_at[a.square.index()]));
         });
         let list = if list.is_empty() {
             no_members()
         } else {
             Rc::new(list)
         };
-        if let Some(entry) = c.attackers.as_mut().and_then(|t| t.get_mut(slot)) {
-            *entry = Some(list.clone());
-        }
+        *entry = Some(list.clone());
         list
     }
 

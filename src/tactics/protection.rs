@@ -27,9 +27,9 @@
 //! hidden roots when no capture of it wins material by that search; this
 //! module answers the direct, board-level question only.
 
-use crate::board::{Kind, Piece, Position, Square};
+use crate::board::{Color, Kind, Piece, Position, Square};
 
-use super::attack::{grid_attackers, grid_pseudo_attackers, Attacker, Grid};
+use super::attack::{grid_attackers, grid_pseudo_attackers, Attacker, Grid, Occupancy};
 
 /// Who protects a piece, against each possible capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,16 +131,16 @@ pub fn roots(pos: &Position, sq: Square) -> Option<(Vec<Square>, Vec<Square>)> {
     if piece.kind == Kind::King {
         return None;
     }
-    let (_, real, fake) = roots_on(&Grid::of(pos), sq, piece.color);
+    let (_, real, fake) = roots_on(pos, sq, piece.color);
     Some((real, fake))
 }
 
-/// The pseudo-protectors of `sq` by `own`, and of them the real and the
-/// fake roots.
-fn roots_on(
-    grid: &Grid,
+/// The pseudo-protectors of `sq` by `own` on any placement, and of them the
+/// real and the fake roots.
+fn roots_on<B: Occupancy + ?Sized>(
+    grid: &B,
     sq: Square,
-    own: crate::board::Color,
+    own: Color,
 ) -> (Vec<Attacker>, Vec<Square>, Vec<Square>) {
     let before = grid_pseudo_attackers(grid, sq, own);
     let real: Vec<Square> = grid_attackers(grid, sq, own)
