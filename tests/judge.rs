@@ -552,3 +552,72 @@ fn only_definitions_of_single_pieces_go_unremembered() {
     assert!(!cheap("already-hanging"));
     assert!(!cheap("mated-at-once"));
 }
+
+/// The quantifier guards (`Guard::Attacked`) of 2011: the natures and
+/// definitions that range over a side's pieces and ask each one's
+/// attackers pass over the unattacked pieces; a quantifier over the
+/// attackers themselves, or a `forall` whose body asks, keeps them all.
+#[test]
+fn quantifiers_pass_over_pieces_nothing_attacks() {
+    use qili::judge::program::{Guard, Node, Op};
+    let book = edition("2011");
+    let prog = &book.program;
+    let top_guard = |n: &Node| match &n.op {
+        Op::Quantified { guard, .. } | Op::SetBuilder { guard, .. } | Op::Count { guard, .. } => {
+            *guard
+        }
+        Op::Binary(_, a, _) => match &a.op {
+            Op::Quantified { guard, .. } => *guard,
+            _ => None,
+        },
+        _ => None,
+    };
+    let nature = |id: &str| &prog.natures[prog.nature_index(id).unwrap()].body;
+    let def = |id: &str| &prog.defs.iter().find(|d| d.label.id == id).unwrap().body;
+    // 捉 24.3 (a chased piece is one some attacker can win), 兑 24.4 and
+    // 献 24.5 (an offered piece is one the opponent can take).
+    for id in ["捉", "兑", "献"] {
+        assert_eq!(top_guard(nature(id)), Some(Guard::Attacked), "{id}");
+    }
+    // The pieces a move leaves hanging: attacked and unrooted.
+    assert_eq!(top_guard(def("exposed")), Some(Guard::Attacked));
+    // `exists a in attackers(t) …: wins(a, t)` asks nothing of a's own
+    // attackers.
+    assert_eq!(top_guard(def("threatened")), None);
+    // 26.3: every chased piece is one its side abandoned: a `forall` whose
+    // filter (a new chase) asks for attackers.
+    let clause = prog
+        .clauses
+        .iter()
+        .find(|c| c.label.id == "abandoned-root")
+        .unwrap();
+    let Op::Binary(_, _, every) = &clause.when.op else {
+        panic!("abandoned-root is a conjunction");
+    };
+    assert_eq!(top_guard(every), Some(Guard::Attacked));
+    // The verdict's `forall m in moves(s)` ranges over moves.
+    assert_eq!(top_guard(def("forbidden")), None);
+}
+
+/// Guards only save work: the cycles of master games are ruled alike with
+/// and without them, nature by nature.
+#[test]
+fn guards_change_no_ruling_on_real_game_cycles() {
+    let guarded = edition("2011");
+    let mut unguarded = guarded.clone();
+    unguarded.program.clear_guards();
+    let cycles = game_cycles(120);
+    assert!(cycles.len() >= 100, "{}", cycles.len());
+    for cy in cycles {
+        let a = judge_cycle(&guarded, cy.clone(), Options::default());
+        let b = judge_cycle(&unguarded, cy, Options::default());
+        let fen = qili::board::to_fen(&a.cycle.start);
+        assert_eq!(natures(&guarded, &a), natures(&unguarded, &b), "{fen}");
+        for (x, y) in a.moves.iter().zip(&b.moves) {
+            assert_eq!(x.natures, y.natures, "{fen}, ply {}", x.ply);
+            assert_eq!(x.clauses, y.clauses, "{fen}, ply {}", x.ply);
+            assert_eq!(x.trace, y.trace, "{fen}, ply {}", x.ply);
+        }
+        assert_eq!(a.outcome, b.outcome, "{fen}");
+    }
+}

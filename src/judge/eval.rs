@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use serde::Serialize;
 
-use super::program::{Node, Op, Prim, Program};
+use super::program::{Guard, Node, Op, Prim, Program};
 use crate::board::{Color, Kind, Move, Piece, Position, Square};
 use crate::lang::ast::{BinOp, Quantifier};
 use crate::notation::chinese;
@@ -473,8 +473,9 @@ impl<'p> Evaluator<'p> {
                     set,
                     filter,
                     body,
+                    guard,
                     ..
-                } => break Some((*slot, &**set, filter.as_deref(), &**body)),
+                } => break Some((*slot, &**set, filter.as_deref(), &**body, *guard)),
                 Op::Binary(BinOp::And, a, b) => {
                     node = if matches!(a.op, Op::Quantified { .. }) {
                         a
@@ -485,7 +486,7 @@ impl<'p> Evaluator<'p> {
                 _ => break None,
             }
         };
-        let Some((slot, set, filter, body)) = found else {
+        let Some((slot, set, filter, body, guard)) = found else {
             return Vec::new();
         };
         let base = self.stack.len();
@@ -498,6 +499,9 @@ impl<'p> Evaluator<'p> {
             let Value::Piece(p) = m else {
                 continue;
             };
+            if !self.passes(guard, m, 0) {
+                continue;
+            }
             self.stack[base + slot] = m.clone();
             if filter.is_none_or(|f| self.eval(f, 0, base).truth())
                 && self.eval(body, 0, base).truth()
@@ -699,6 +703,7 @@ impl<'p> Evaluator<'p> {
                 set,
                 filter,
                 body,
+                guard,
             } => self.quantified(
                 *quantifier,
                 *slot,
@@ -706,15 +711,24 @@ impl<'p> Evaluator<'p> {
                 set,
                 filter.as_deref(),
                 body,
+                *guard,
                 ctx,
                 base,
             ),
-            Op::Count { slot, set, filter } => {
+            Op::Count {
+                slot,
+                set,
+                filter,
+                guard,
+            } => {
                 let members = self.members(set, ctx, base);
                 let mut n = 0;
                 let was = self.tracing;
                 self.tracing = false;
                 for m in members.iter() {
+                    if !self.passes(*guard, m, ctx) {
+                        continue;
+                    }
                     self.stack[base + slot] = m.clone();
                     if filter
                         .as_ref()
@@ -726,12 +740,20 @@ impl<'p> Evaluator<'p> {
                 self.tracing = was;
                 Value::Int(n)
             }
-            Op::SetBuilder { slot, set, filter } => {
+            Op::SetBuilder {
+                slot,
+                set,
+                filter,
+                guard,
+            } => {
                 let members = self.members(set, ctx, base);
                 let mut out = Vec::new();
                 let was = self.tracing;
                 self.tracing = false;
                 for m in members.iter() {
+                    if !self.passes(*guard, m, ctx) {
+                        continue;
+                    }
                     self.stack[base + slot] = m.clone();
                     if self.eval(filter, ctx, base).truth() {
                         out.push(m.clone());
@@ -984,6 +1006,28 @@ impl<'p> Evaluator<'p> {
         found
     }
 
+    /// Whether member `m` passes a quantifier's guard in the context: a
+    /// member that fails it would make the filter or body false.
+    fn passes(&mut self, guard: Option<Guard>, m: &Value, ctx: usize) -> bool {
+        match guard {
+            None => true,
+            Some(Guard::Attacked) => {
+                let Value::Piece(id) = *m else {
+                    return true;
+                };
+                // As `attackers(x)` answers: nothing attacks a piece that
+                // is not on the board.
+                let (Some(sq), Some(pc)) = (
+                    self.ctxs.get(ctx).and_then(|c| c.square(id)),
+                    self.ids.get(id as usize).copied().flatten(),
+                ) else {
+                    return false;
+                };
+                !self.attackers_of(ctx, sq, pc.color.opponent()).is_empty()
+            }
+        }
+    }
+
     fn members(&mut self, set: &'p Node, ctx: usize, base: usize) -> Rc<Vec<Value>> {
         match self.eval(set, ctx, base) {
             Value::Set(s) => s,
@@ -1000,6 +1044,7 @@ impl<'p> Evaluator<'p> {
         set: &'p Node,
         filter: Option<&'p Node>,
         body: &'p Node,
+        guard: Option<Guard>,
         ctx: usize,
         base: usize,
     ) -> Value {
@@ -1012,6 +1057,9 @@ impl<'p> Evaluator<'p> {
         self.tracing = false;
         let mut decided = None;
         for (i, m) in members.iter().enumerate() {
+            if !self.passes(guard, m, ctx) {
+                continue;
+            }
             self.stack[base + slot] = m.clone();
             if !filter.is_none_or(|f| self.eval(f, ctx, base).truth()) {
                 continue;

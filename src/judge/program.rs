@@ -130,16 +130,23 @@ pub enum Op {
         set: Box<Node>,
         filter: Option<Box<Node>>,
         body: Box<Node>,
+        /// Members that fail it make the filter or the body false, so an
+        /// `exists` passes over them unasked.
+        guard: Option<Guard>,
     },
     Count {
         slot: usize,
         set: Box<Node>,
         filter: Option<Box<Node>>,
+        /// Members that fail it fail the filter.
+        guard: Option<Guard>,
     },
     SetBuilder {
         slot: usize,
         set: Box<Node>,
         filter: Box<Node>,
+        /// Members that fail it fail the filter.
+        guard: Option<Guard>,
     },
     SetLiteral(Vec<Node>),
     If(Box<Node>, Box<Node>, Box<Node>),
@@ -150,6 +157,21 @@ pub enum Op {
     AfterTake(Box<Node>, Box<Node>, Box<Node>),
     AfterPass(Box<Node>),
     AfterLift(Box<Node>, Box<Node>),
+}
+
+/// A cheap test a quantifier's member must pass for its filter or body to
+/// hold, found by looking through the body when the rulebook is lowered.
+///
+/// Most of a side's pieces are attacked by nothing, and the 2011 natures
+/// ask of every piece whether its attackers can win it, offer an exchange
+/// to it or take it as a sacrifice. Passing over the unattacked ones
+/// before their definitions are called changes no answer and saves most
+/// of the interpreter's work on a quiet move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// The member is a piece with at least one attacker (`attackers(x)` is
+    /// not empty) in the position the quantifier is asked in.
+    Attacked,
 }
 
 /// Names and citation shared by definitions, natures, clauses and cases.
@@ -272,6 +294,61 @@ impl Program {
 
     pub fn nature_index(&self, name: &str) -> Option<usize> {
         self.natures.iter().position(|n| n.label.id == name)
+    }
+
+    /// Takes every quantifier's [`Guard`] away, so each member is asked in
+    /// full: the evaluation guards are checked against.
+    pub fn clear_guards(&mut self) {
+        fn clear(n: &mut Node) {
+            if let Op::Quantified { guard, .. }
+            | Op::Count { guard, .. }
+            | Op::SetBuilder { guard, .. } = &mut n.op
+            {
+                *guard = None;
+            }
+            visit_children_mut(n, clear);
+        }
+        self.defs.iter_mut().for_each(|d| clear(&mut d.body));
+        self.natures.iter_mut().for_each(|n| clear(&mut n.body));
+        self.clauses.iter_mut().for_each(|c| clear(&mut c.when));
+        self.cases.iter_mut().for_each(|c| clear(&mut c.cond));
+    }
+}
+
+/// Calls `f` on each direct child of `n`.
+fn visit_children_mut(n: &mut Node, mut f: impl FnMut(&mut Node)) {
+    match &mut n.op {
+        Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => {}
+        Op::Prim(_, args) | Op::Def(_, args) | Op::SetLiteral(args) => args.iter_mut().for_each(f),
+        Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => f(a),
+        Op::Binary(_, a, b) | Op::AfterLift(a, b) | Op::AfterMove(a, b) => {
+            f(a);
+            f(b);
+        }
+        Op::If(a, b, c) | Op::AfterTake(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        Op::Quantified {
+            set, filter, body, ..
+        } => {
+            f(set);
+            if let Some(x) = filter {
+                f(x);
+            }
+            f(body);
+        }
+        Op::Count { set, filter, .. } => {
+            f(set);
+            if let Some(x) = filter {
+                f(x);
+            }
+        }
+        Op::SetBuilder { set, filter, .. } => {
+            f(set);
+            f(filter);
+        }
     }
 }
 
@@ -488,6 +565,7 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
             Action::Recast { from, to } => from.iter().all(|f| weight[*f] <= weight[*to]),
         });
     let cheap = cheap_definitions(&defs);
+    place_guards(&mut defs, &mut natures, &mut clauses, &mut cases);
     let this = resolved.this();
     let header = this.map(|l| &l.book.header);
     Ok(Program {
@@ -553,6 +631,182 @@ fn cheap_definitions(defs: &[DefinitionCode]) -> Vec<bool> {
     }
     let mut memo = vec![None; defs.len()];
     (0..defs.len()).map(|d| def(d, defs, &mut memo)).collect()
+}
+
+/// Sets each quantifier's [`Guard`] where its filter or body demands one.
+fn place_guards(
+    defs: &mut [DefinitionCode],
+    natures: &mut [NatureCode],
+    clauses: &mut [ClauseCode],
+    cases: &mut [CaseCode],
+) {
+    let needs = attacked_params(defs);
+    let mut bodies: Vec<&mut Node> = defs.iter_mut().map(|d| &mut d.body).collect();
+    bodies.extend(natures.iter_mut().map(|n| &mut n.body));
+    bodies.extend(clauses.iter_mut().map(|c| &mut c.when));
+    bodies.extend(cases.iter_mut().map(|c| &mut c.cond));
+    for body in bodies {
+        guard_node(body, &needs);
+    }
+}
+
+fn guard_node(n: &mut Node, needs: &[Vec<bool>]) {
+    match &mut n.op {
+        Op::Quantified {
+            quantifier,
+            slot,
+            filter,
+            body,
+            guard,
+            ..
+        } => {
+            // A member the filter refuses counts for neither quantifier; one
+            // whose body is false cannot be an `exists`'s witness.
+            let in_filter = filter
+                .as_deref()
+                .is_some_and(|f| demands_attacker(f, *slot, needs));
+            let in_body = demands_attacker(body, *slot, needs);
+            if in_filter || (*quantifier == Quantifier::Exists && in_body) {
+                *guard = Some(Guard::Attacked);
+            }
+        }
+        Op::Count {
+            slot,
+            filter: Some(filter),
+            guard,
+            ..
+        }
+        | Op::SetBuilder {
+            slot,
+            filter,
+            guard,
+            ..
+        } if demands_attacker(filter, *slot, needs) => *guard = Some(Guard::Attacked),
+        _ => {}
+    }
+    visit_children_mut(n, |c| guard_node(c, needs));
+}
+
+/// For each definition and parameter: whether the body is false whenever
+/// that parameter has no attacker (see [`demands_attacker`]).
+fn attacked_params(defs: &[DefinitionCode]) -> Vec<Vec<bool>> {
+    fn def(d: usize, defs: &[DefinitionCode], memo: &mut [Option<Vec<bool>>]) {
+        if memo[d].is_some() {
+            return;
+        }
+        // Nothing demanded while being looked at: a cycle (which the
+        // checker refuses anyway) never places a guard.
+        memo[d] = Some(vec![false; defs[d].params.len()]);
+        let mut callees = Vec::new();
+        collect_calls(&defs[d].body, &mut callees);
+        for c in callees {
+            if c < defs.len() {
+                def(c, defs, memo);
+            }
+        }
+        let known: Vec<Vec<bool>> = memo.iter().map(|m| m.clone().unwrap_or_default()).collect();
+        let found = (0..defs[d].params.len())
+            .map(|slot| demands_attacker(&defs[d].body, slot, &known))
+            .collect();
+        memo[d] = Some(found);
+    }
+    let mut memo = vec![None; defs.len()];
+    for d in 0..defs.len() {
+        def(d, defs, &mut memo);
+    }
+    memo.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+fn collect_calls(n: &Node, out: &mut Vec<usize>) {
+    match &n.op {
+        Op::Def(d, args) => {
+            out.push(*d);
+            args.iter().for_each(|a| collect_calls(a, out));
+        }
+        Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => {}
+        Op::Prim(_, args) | Op::SetLiteral(args) => args.iter().for_each(|a| collect_calls(a, out)),
+        Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => {
+            collect_calls(a, out)
+        }
+        Op::Binary(_, a, b) | Op::AfterLift(a, b) | Op::AfterMove(a, b) => {
+            collect_calls(a, out);
+            collect_calls(b, out);
+        }
+        Op::If(a, b, c) | Op::AfterTake(a, b, c) => {
+            collect_calls(a, out);
+            collect_calls(b, out);
+            collect_calls(c, out);
+        }
+        Op::Quantified {
+            set, filter, body, ..
+        } => {
+            collect_calls(set, out);
+            if let Some(f) = filter {
+                collect_calls(f, out);
+            }
+            collect_calls(body, out);
+        }
+        Op::Count { set, filter, .. } => {
+            collect_calls(set, out);
+            if let Some(f) = filter {
+                collect_calls(f, out);
+            }
+        }
+        Op::SetBuilder { set, filter, .. } => {
+            collect_calls(set, out);
+            collect_calls(filter, out);
+        }
+    }
+}
+
+/// Whether `n` is false, in the position it is asked in, whenever the piece
+/// in `slot` has no attacker there: it asks `exists … in attackers(x)` or
+/// `(count … in attackers(x) …) > k` (k ≥ 0), directly, under `and`, on
+/// both sides of an `or` or `if`, in the filter or body of an `exists`, or
+/// through a definition called with x whose body demands it of that
+/// parameter. A different position (`before`, `after …`) demands nothing.
+fn demands_attacker(n: &Node, slot: usize, needs: &[Vec<bool>]) -> bool {
+    let is_x = |a: &Node| matches!(a.op, Op::Local(s) if s == slot);
+    let attackers_of_x = |set: &Node| matches!(&set.op, Op::Prim(Prim::Attackers, args) if args.len() == 1 && is_x(&args[0]));
+    match &n.op {
+        Op::Binary(BinOp::And, a, b) => {
+            demands_attacker(a, slot, needs) || demands_attacker(b, slot, needs)
+        }
+        Op::Binary(BinOp::Or, a, b) | Op::If(_, a, b) => {
+            demands_attacker(a, slot, needs) && demands_attacker(b, slot, needs)
+        }
+        Op::Binary(op @ (BinOp::Gt | BinOp::Ge), a, b) => {
+            let counts_attackers = matches!(&a.op, Op::Count { set, .. } if attackers_of_x(set));
+            let floor = match (op, &b.op) {
+                (BinOp::Gt, Op::Int(k)) => *k >= 0,
+                (BinOp::Ge, Op::Int(k)) => *k >= 1,
+                _ => false,
+            };
+            counts_attackers && floor
+        }
+        Op::Quantified {
+            quantifier: Quantifier::Exists,
+            set,
+            filter,
+            body,
+            ..
+        } => {
+            attackers_of_x(set)
+                || filter
+                    .as_deref()
+                    .is_some_and(|f| demands_attacker(f, slot, needs))
+                || demands_attacker(body, slot, needs)
+        }
+        Op::Def(d, args) => args.iter().enumerate().any(|(i, a)| {
+            is_x(a)
+                && needs
+                    .get(*d)
+                    .and_then(|p| p.get(i))
+                    .copied()
+                    .unwrap_or(false)
+        }),
+        _ => false,
+    }
 }
 
 fn mentions_natures_of(defs: &[DefinitionCode], cases: &[CaseCode]) -> bool {
@@ -645,6 +899,7 @@ fn lower_expr(e: &Expr, frame: &mut Frame, names: &Bindings<'_>) -> Result<Node,
                 set,
                 filter,
                 body,
+                guard: None,
             }
         }
         ExprKind::Count { var, set, filter } => {
@@ -655,14 +910,24 @@ fn lower_expr(e: &Expr, frame: &mut Frame, names: &Bindings<'_>) -> Result<Node,
                 .map(|f| boxed(f, frame, names))
                 .transpose()?;
             frame.pop();
-            Op::Count { slot, set, filter }
+            Op::Count {
+                slot,
+                set,
+                filter,
+                guard: None,
+            }
         }
         ExprKind::SetBuilder { var, set, filter } => {
             let set = boxed(set, frame, names)?;
             let slot = frame.push(&var.name);
             let filter = boxed(filter, frame, names)?;
             frame.pop();
-            Op::SetBuilder { slot, set, filter }
+            Op::SetBuilder {
+                slot,
+                set,
+                filter,
+                guard: None,
+            }
         }
         ExprKind::SetLiteral(items) => Op::SetLiteral(
             items
