@@ -269,6 +269,40 @@ impl Position {
     }
 
     /// Every piece with its square, rank 0 first.
+    /// The first two occupied points from `sq` (not counting it) along the
+    /// line `(df, dr)` (one of the four orthogonal steps), read from the
+    /// rank and file occupancy bits.
+    pub(crate) fn line_blockers(&self, sq: Square, df: i8, dr: i8) -> [Option<Square>; 2] {
+        let (f, r) = (sq.index() % 9, sq.index() / 9);
+        // The line's occupancy, the point's place on it, and the square of
+        // place i.
+        let (occ, at) = if df == 0 {
+            (u32::from(self.file_occ[f]), r)
+        } else {
+            (u32::from(self.rank_occ[r]), f)
+        };
+        let square = |i: u32| {
+            let i = i as usize;
+            Square::from_index(if df == 0 { i * 9 + f } else { r * 9 + i })
+        };
+        if df + dr > 0 {
+            // Towards higher files or ranks: the lowest bits above `at`.
+            let mut m = occ & !((2u32 << at) - 1);
+            let first = (m != 0).then(|| m.trailing_zeros());
+            m &= m.wrapping_sub(1);
+            let second = (m != 0).then(|| m.trailing_zeros());
+            [first.and_then(square), second.and_then(square)]
+        } else {
+            let mut m = occ & ((1u32 << at) - 1);
+            let first = (m != 0).then(|| 31 - m.leading_zeros());
+            if let Some(x) = first {
+                m &= !(1 << x);
+            }
+            let second = (m != 0).then(|| 31 - m.leading_zeros());
+            [first.and_then(square), second.and_then(square)]
+        }
+    }
+
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         self.pieces_in(self.occupied[0] | self.occupied[1])
     }

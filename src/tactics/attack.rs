@@ -47,12 +47,38 @@ pub(crate) trait Occupancy {
     fn at(&self, sq: Square) -> Option<Piece>;
     /// Where `color`'s king stands, if it is on the board.
     fn king_square(&self, color: Color) -> Option<Square>;
+
+    /// The first two occupied points from `sq` (not counting it) along the
+    /// line `(df, dr)`: a rook's target and a cannon's.
+    #[inline]
+    fn blockers(&self, sq: Square, df: i8, dr: i8) -> [Option<Square>; 2] {
+        let mut found = [None, None];
+        let mut n = 0;
+        let mut cur = sq;
+        while let Some(next) = cur.offset(df, dr) {
+            cur = next;
+            if self.at(cur).is_some() {
+                found[n] = Some(cur);
+                n += 1;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        found
+    }
 }
 
 impl Occupancy for Position {
     #[inline]
     fn at(&self, sq: Square) -> Option<Piece> {
         self.piece_at(sq)
+    }
+
+    /// From the line occupancy bits, without stepping point by point.
+    #[inline]
+    fn blockers(&self, sq: Square, df: i8, dr: i8) -> [Option<Square>; 2] {
+        self.line_blockers(sq, df, dr)
     }
 
     #[inline]
@@ -181,23 +207,20 @@ pub(crate) fn visit_pseudo_attackers<B: Occupancy + ?Sized>(
 ) -> ControlFlow<()> {
     let own = |p: Piece, kind: Kind| p.color == by && p.kind == kind;
     let enemy_king_here = b.at(sq) == Some(Piece::new(by.opponent(), Kind::King));
-    // Rooks, cannons and the flying king, along the four lines.
+    // Rooks, cannons and the flying king, along the four lines: the first
+    // piece each way may be a rook (or the facing king), the second a
+    // cannon over its screen.
     for (df, dr) in ORTH {
-        let mut cur = sq;
-        let mut screened = false;
-        while let Some(next) = cur.offset(df, dr) {
-            cur = next;
-            let Some(p) = b.at(cur) else { continue };
-            if screened {
-                if own(p, Kind::Cannon) {
-                    f(cur, p)?;
-                }
-                break;
-            }
+        let [first, second] = b.blockers(sq, df, dr);
+        if let Some((s, p)) = first.and_then(|s| Some((s, b.at(s)?))) {
             if own(p, Kind::Rook) || (own(p, Kind::King) && df == 0 && enemy_king_here) {
-                f(cur, p)?;
+                f(s, p)?;
             }
-            screened = true;
+        }
+        if let Some((s, p)) = second.and_then(|s| Some((s, b.at(s)?))) {
+            if own(p, Kind::Cannon) {
+                f(s, p)?;
+            }
         }
     }
     // Horses, whose leg must be empty.
@@ -608,6 +631,41 @@ mod tests {
         let mut s: Vec<String> = v.iter().map(|a| a.square.to_string()).collect();
         s.sort();
         s
+    }
+
+    /// The position's line blockers, read from its occupancy bits, are the
+    /// ones a step-by-step walk finds, on every point and line of boards
+    /// from a thinned-out opening through a played-out middle game.
+    #[test]
+    fn line_blockers_from_occupancy_bits_match_a_walk() {
+        let mut boards = vec![
+            Position::startpos(),
+            pos("3k5/9/9/9/9/9/9/2N6/9/4K4 w"),
+            pos("r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b"),
+        ];
+        // A deterministic playout: always the (7k mod n)-th legal move.
+        let mut p = Position::startpos();
+        for k in 0..120 {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            p.make(moves[(7 * k) % moves.len()]);
+            boards.push(p.clone());
+        }
+        for b in &boards {
+            let grid = Grid::of(b);
+            for sq in Square::all() {
+                for (df, dr) in ORTH {
+                    assert_eq!(
+                        b.blockers(sq, df, dr),
+                        grid.blockers(sq, df, dr),
+                        "{} from {sq} along ({df}, {dr})",
+                        crate::board::to_fen(b)
+                    );
+                }
+            }
+        }
     }
 
     #[test]
