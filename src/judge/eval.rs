@@ -317,6 +317,26 @@ pub struct Evaluator<'p> {
     searches: HashMap<SearchKey, Searched>,
 }
 
+impl Drop for Evaluator<'_> {
+    fn drop(&mut self) {
+        let mut scratch = Box::new(Scratch {
+            stack: std::mem::take(&mut self.stack),
+            ctxs: std::mem::take(&mut self.ctxs),
+            derived: std::mem::take(&mut self.derived),
+            memo: std::mem::take(&mut self.memo),
+            traces: std::mem::take(&mut self.traces),
+            searches: std::mem::take(&mut self.searches),
+        });
+        scratch.stack.clear();
+        scratch.ctxs.clear();
+        scratch.derived.clear();
+        scratch.memo.clear();
+        scratch.traces.clear();
+        scratch.searches.clear();
+        SCRATCH.with(|s| s.set(Some(scratch)));
+    }
+}
+
 /// Which exchange is asked: `exchange`, `recapture_exchange` or
 /// `exchange_sparing` (the spared squares, bit per square index).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -347,25 +367,51 @@ pub struct Stats {
     pub exchange_nodes: u64,
 }
 
+/// The containers an evaluator fills while it judges, kept by the thread
+/// between evaluators once emptied: a ruling then starts with the room the
+/// last one grew, instead of growing every table from nothing again.
+#[derive(Default)]
+struct Scratch {
+    stack: Vec<Value>,
+    ctxs: Vec<Ctx>,
+    derived: HashMap<(usize, Derive), Option<usize>>,
+    memo: HashMap<(usize, usize, [u32; 3]), Value>,
+    traces: Vec<Vec<Trace>>,
+    searches: HashMap<SearchKey, Searched>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
+}
+
 impl<'p> Evaluator<'p> {
     pub fn new(prog: &'p Program) -> Evaluator<'p> {
+        let scratch = SCRATCH.with(std::cell::Cell::take).unwrap_or_default();
+        let Scratch {
+            stack,
+            ctxs,
+            derived,
+            memo,
+            traces,
+            searches,
+        } = *scratch;
         Evaluator {
             prog,
-            stack: Vec::with_capacity(64),
-            ctxs: Vec::new(),
-            derived: HashMap::default(),
+            stack,
+            ctxs,
+            derived,
             ids: [None; IDS],
             judged: None,
             previous: None,
             moved: NONE,
-            memo: HashMap::default(),
+            memo,
             cycle: None,
             budget: NodeBudget::new(JUDGEMENT_NODES),
             exhausted: false,
             tracing: false,
-            traces: Vec::new(),
+            traces,
             stats: Stats::default(),
-            searches: HashMap::default(),
+            searches,
             exhaustive: false,
         }
     }
