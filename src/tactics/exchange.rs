@@ -386,6 +386,21 @@ struct Search<'a> {
     cands: Vec<(i64, u8, bool)>,
 }
 
+thread_local! {
+    /// The candidate stack of the thread's last search, kept emptied: most
+    /// searches visit a handful of nodes, and growing a stack for each was a
+    /// good part of their cost.
+    static CANDS: std::cell::Cell<Vec<(i64, u8, bool)>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for Search<'_> {
+    fn drop(&mut self) {
+        let mut cands = std::mem::take(&mut self.cands);
+        cands.clear();
+        CANDS.with(|c| c.set(cands));
+    }
+}
+
 impl<'a> Search<'a> {
     fn new(
         values: &'a ValueTable,
@@ -407,7 +422,7 @@ impl<'a> Search<'a> {
             // A line table only for a search whose line is asked for.
             pv: line_from.map_or_else(Pv::none, |first| Pv::new(max_ply, first)),
             hashes,
-            cands: Vec::with_capacity(256),
+            cands: CANDS.with(std::cell::Cell::take),
         }
     }
 
