@@ -333,6 +333,14 @@ impl Drop for Evaluator<'_> {
         scratch.memo.clear();
         scratch.traces.clear();
         scratch.searches.clear();
+        // Emptying a table costs its size: the room one giant ruling grew
+        // is not kept for the ordinary ones after it.
+        scratch.stack.shrink_to(KEPT_ROOM);
+        scratch.ctxs.shrink_to(KEPT_ROOM / 16);
+        scratch.derived.shrink_to(KEPT_ROOM);
+        scratch.memo.shrink_to(KEPT_ROOM);
+        scratch.traces.shrink_to(KEPT_ROOM / 16);
+        scratch.searches.shrink_to(KEPT_ROOM);
         SCRATCH.with(|s| s.set(Some(scratch)));
     }
 }
@@ -379,6 +387,10 @@ struct Scratch {
     traces: Vec<Vec<Trace>>,
     searches: HashMap<SearchKey, Searched>,
 }
+
+/// Entries each scratch table keeps room for between rulings (see
+/// [`Scratch`]): more than an ordinary cycle fills.
+const KEPT_ROOM: usize = 1024;
 
 thread_local! {
     static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
