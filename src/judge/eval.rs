@@ -206,17 +206,20 @@ enum Derive {
 /// Real and fake roots of a piece.
 type Roots = (Vec<Square>, Vec<Square>);
 
-/// A context's `attackers(p)` sets, by square × 2 + colour.
-type AttackTable = Box<[Option<Rc<Vec<Value>>>; 180]>;
+/// A context's `attackers(p)` sets by one side, by square. One table a
+/// side keeps each under a kilobyte: the allocator serves a larger block
+/// only after tidying all its small free ones, which cost more than the
+/// table itself.
+type AttackTable = Box<[Option<Rc<Vec<Value>>>; 90]>;
 
 struct Ctx {
     pos: Position,
     id_at: [u8; 90],
     sq_of: [u8; IDS],
-    /// `attackers(p)` of each point by each side (index: square × 2 +
-    /// colour), as the language's sets of pieces; the table is made on the
+    /// `attackers(p)` of each point by each side (by colour, then square),
+    /// as the language's sets of pieces; a side's table is made on the
     /// first question.
-    attackers: Option<AttackTable>,
+    attackers: [Option<AttackTable>; 2],
     /// `pieces(s)`, by side.
     pieces: [Option<Rc<Vec<Value>>>; 2],
     exchanges: HashMap<(u8, u8, Ask), Searched>,
@@ -266,7 +269,7 @@ impl Ctx {
             pos,
             id_at,
             sq_of,
-            attackers: None,
+            attackers: [None, None],
             pieces: [None, None],
             exchanges: HashMap::default(),
             mates: HashMap::default(),
@@ -1996,8 +1999,8 @@ impl<'p> Evaluator<'p> {
             attackers,
             ..
         } = &mut self.ctxs[ctx];
-        let table = attackers.get_or_insert_with(|| Box::new([const { None }; 180]));
-        let Some(entry) = table.get_mut(sq.index() * 2 + by.index()) else {
+        let table = attackers[by.index()].get_or_insert_with(|| Box::new([const { None }; 90]));
+        let Some(entry) = table.get_mut(sq.index()) else {
             return no_members();
         };
         if let Some(found) = entry {
