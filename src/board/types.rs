@@ -446,10 +446,21 @@ impl Square {
     }
 }
 
+impl Square {
+    /// The ICCS coordinates (`e2`) as two characters: the wording of the
+    /// reasons names squares by the hundred, too often for the formatter.
+    pub fn iccs(self) -> [char; 2] {
+        let digit = char::from(b'0' + self.rank().index() as u8);
+        [self.file().char(), digit]
+    }
+}
+
 impl fmt::Display for Square {
     /// ICCS coordinates, e.g. `e2`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file().char(), self.rank().index())
+        let [file, rank] = self.iccs();
+        fmt::Write::write_char(f, file)?;
+        fmt::Write::write_char(f, rank)
     }
 }
 

@@ -2240,8 +2240,8 @@ impl<'p> Evaluator<'p> {
         out.en.push_str(kind_en(pc.kind));
         out.en.push(' ');
         if let Some(sq) = sq {
-            let _ = write!(out.zh, "{sq}");
-            let _ = write!(out.en, "{sq}");
+            out.zh.extend(sq.iccs());
+            out.en.extend(sq.iccs());
         }
     }
 
