@@ -450,7 +450,7 @@ impl Square {
     /// The ICCS coordinates (`e2`) as two characters: the wording of the
     /// reasons names squares by the hundred, too often for the formatter.
     pub fn iccs(self) -> [char; 2] {
-        let digit = char::from(b'0' + self.rank().index() as u8);
+        let digit = char::from(b'0' + self.rank().index());
         [self.file().char(), digit]
     }
 }
