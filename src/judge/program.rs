@@ -316,6 +316,43 @@ impl Program {
 }
 
 /// Calls `f` on each direct child of `n`.
+fn visit_children(n: &Node, mut f: impl FnMut(&Node)) {
+    match &n.op {
+        Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => {}
+        Op::Prim(_, args) | Op::Def(_, args) | Op::SetLiteral(args) => args.iter().for_each(f),
+        Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => f(a),
+        Op::Binary(_, a, b) | Op::AfterLift(a, b) | Op::AfterMove(a, b) => {
+            f(a);
+            f(b);
+        }
+        Op::If(a, b, c) | Op::AfterTake(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        Op::Quantified {
+            set, filter, body, ..
+        } => {
+            f(set);
+            if let Some(x) = filter {
+                f(x);
+            }
+            f(body);
+        }
+        Op::Count { set, filter, .. } => {
+            f(set);
+            if let Some(x) = filter {
+                f(x);
+            }
+        }
+        Op::SetBuilder { set, filter, .. } => {
+            f(set);
+            f(filter);
+        }
+    }
+}
+
+/// Calls `f` on each direct child of `n`, mutably.
 fn visit_children_mut(n: &mut Node, mut f: impl FnMut(&mut Node)) {
     match &mut n.op {
         Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => {}
@@ -690,73 +727,36 @@ fn guard_node(n: &mut Node, needs: &[Vec<bool>]) {
 /// For each definition and parameter: whether the body is false whenever
 /// that parameter has no attacker (see [`demands_attacker`]).
 fn attacked_params(defs: &[DefinitionCode]) -> Vec<Vec<bool>> {
-    fn def(d: usize, defs: &[DefinitionCode], memo: &mut [Option<Vec<bool>>]) {
-        if memo[d].is_some() {
+    fn def(d: usize, defs: &[DefinitionCode], needs: &mut [Vec<bool>], seen: &mut [bool]) {
+        if seen[d] {
             return;
         }
-        // Nothing demanded while being looked at: a cycle (which the
-        // checker refuses anyway) never places a guard.
-        memo[d] = Some(vec![false; defs[d].params.len()]);
+        // A cycle (which the checker refuses anyway) finds this
+        // definition's parameters demanding nothing: no guard is placed.
+        seen[d] = true;
         let mut callees = Vec::new();
         collect_calls(&defs[d].body, &mut callees);
-        for c in callees {
-            if c < defs.len() {
-                def(c, defs, memo);
-            }
+        for c in callees.into_iter().filter(|&c| c < defs.len()) {
+            def(c, defs, needs, seen);
         }
-        let known: Vec<Vec<bool>> = memo.iter().map(|m| m.clone().unwrap_or_default()).collect();
         let found = (0..defs[d].params.len())
-            .map(|slot| demands_attacker(&defs[d].body, slot, &known))
+            .map(|slot| demands_attacker(&defs[d].body, slot, needs))
             .collect();
-        memo[d] = Some(found);
+        needs[d] = found;
     }
-    let mut memo = vec![None; defs.len()];
+    let mut needs: Vec<Vec<bool>> = defs.iter().map(|d| vec![false; d.params.len()]).collect();
+    let mut seen = vec![false; defs.len()];
     for d in 0..defs.len() {
-        def(d, defs, &mut memo);
+        def(d, defs, &mut needs, &mut seen);
     }
-    memo.into_iter().map(Option::unwrap_or_default).collect()
+    needs
 }
 
 fn collect_calls(n: &Node, out: &mut Vec<usize>) {
-    match &n.op {
-        Op::Def(d, args) => {
-            out.push(*d);
-            args.iter().for_each(|a| collect_calls(a, out));
-        }
-        Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => {}
-        Op::Prim(_, args) | Op::SetLiteral(args) => args.iter().for_each(|a| collect_calls(a, out)),
-        Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => {
-            collect_calls(a, out)
-        }
-        Op::Binary(_, a, b) | Op::AfterLift(a, b) | Op::AfterMove(a, b) => {
-            collect_calls(a, out);
-            collect_calls(b, out);
-        }
-        Op::If(a, b, c) | Op::AfterTake(a, b, c) => {
-            collect_calls(a, out);
-            collect_calls(b, out);
-            collect_calls(c, out);
-        }
-        Op::Quantified {
-            set, filter, body, ..
-        } => {
-            collect_calls(set, out);
-            if let Some(f) = filter {
-                collect_calls(f, out);
-            }
-            collect_calls(body, out);
-        }
-        Op::Count { set, filter, .. } => {
-            collect_calls(set, out);
-            if let Some(f) = filter {
-                collect_calls(f, out);
-            }
-        }
-        Op::SetBuilder { set, filter, .. } => {
-            collect_calls(set, out);
-            collect_calls(filter, out);
-        }
+    if let Op::Def(d, _) = &n.op {
+        out.push(*d);
     }
+    visit_children(n, |c| collect_calls(c, out));
 }
 
 /// Whether `n` is false, in the position it is asked in, whenever the piece
