@@ -315,78 +315,58 @@ impl Program {
     }
 }
 
+/// Calls `$f` on each direct child of the node whose op is `$op` (taken by
+/// `&` or `&mut`): one walk for both visitors below.
+macro_rules! for_each_child {
+    ($op:expr, $f:ident) => {
+        match $op {
+            Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => {}
+            Op::Prim(_, args) | Op::Def(_, args) | Op::SetLiteral(args) => {
+                for a in args {
+                    $f(a);
+                }
+            }
+            Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => $f(a),
+            Op::Binary(_, a, b) | Op::AfterLift(a, b) | Op::AfterMove(a, b) => {
+                $f(a);
+                $f(b);
+            }
+            Op::If(a, b, c) | Op::AfterTake(a, b, c) => {
+                $f(a);
+                $f(b);
+                $f(c);
+            }
+            Op::Quantified {
+                set, filter, body, ..
+            } => {
+                $f(set);
+                if let Some(x) = filter {
+                    $f(x);
+                }
+                $f(body);
+            }
+            Op::Count { set, filter, .. } => {
+                $f(set);
+                if let Some(x) = filter {
+                    $f(x);
+                }
+            }
+            Op::SetBuilder { set, filter, .. } => {
+                $f(set);
+                $f(filter);
+            }
+        }
+    };
+}
+
 /// Calls `f` on each direct child of `n`.
 fn visit_children(n: &Node, mut f: impl FnMut(&Node)) {
-    match &n.op {
-        Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => {}
-        Op::Prim(_, args) | Op::Def(_, args) | Op::SetLiteral(args) => args.iter().for_each(f),
-        Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => f(a),
-        Op::Binary(_, a, b) | Op::AfterLift(a, b) | Op::AfterMove(a, b) => {
-            f(a);
-            f(b);
-        }
-        Op::If(a, b, c) | Op::AfterTake(a, b, c) => {
-            f(a);
-            f(b);
-            f(c);
-        }
-        Op::Quantified {
-            set, filter, body, ..
-        } => {
-            f(set);
-            if let Some(x) = filter {
-                f(x);
-            }
-            f(body);
-        }
-        Op::Count { set, filter, .. } => {
-            f(set);
-            if let Some(x) = filter {
-                f(x);
-            }
-        }
-        Op::SetBuilder { set, filter, .. } => {
-            f(set);
-            f(filter);
-        }
-    }
+    for_each_child!(&n.op, f)
 }
 
 /// Calls `f` on each direct child of `n`, mutably.
 fn visit_children_mut(n: &mut Node, mut f: impl FnMut(&mut Node)) {
-    match &mut n.op {
-        Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => {}
-        Op::Prim(_, args) | Op::Def(_, args) | Op::SetLiteral(args) => args.iter_mut().for_each(f),
-        Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => f(a),
-        Op::Binary(_, a, b) | Op::AfterLift(a, b) | Op::AfterMove(a, b) => {
-            f(a);
-            f(b);
-        }
-        Op::If(a, b, c) | Op::AfterTake(a, b, c) => {
-            f(a);
-            f(b);
-            f(c);
-        }
-        Op::Quantified {
-            set, filter, body, ..
-        } => {
-            f(set);
-            if let Some(x) = filter {
-                f(x);
-            }
-            f(body);
-        }
-        Op::Count { set, filter, .. } => {
-            f(set);
-            if let Some(x) = filter {
-                f(x);
-            }
-        }
-        Op::SetBuilder { set, filter, .. } => {
-            f(set);
-            f(filter);
-        }
-    }
+    for_each_child!(&mut n.op, f)
 }
 
 /// Something the checker should have refused but lowering met anyway.
