@@ -10,6 +10,11 @@
 //! µs, max Z µs (…)`. The targets are a median of 20 µs and a p99 of
 //! 1 ms per cycle.
 
+/// The allocator the command line uses (see `src/main.rs`).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -1,5 +1,12 @@
 use clap::Parser;
 
+/// The judge allocates many small, short-lived sets and texts; mimalloc
+/// serves them in about half the time glibc's allocator takes (game cycles'
+/// median ruling 14% faster, see README, Speed).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Stack for the command's work: the phases after parsing walk syntax trees
 /// recursively, and a large (but within the parser's limits) rules file is a
 /// deep tree. Address space only; what is not used is never touched.
