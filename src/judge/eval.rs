@@ -64,6 +64,79 @@ fn no_line() -> Rc<Vec<Move>> {
     NO_LINE.with(Rc::clone)
 }
 
+/// A text joined from its parts (`&str`, `String`, `char`, numbers) without
+/// the formatting machinery: the traces word dozens of facts per ruling,
+/// and `format!` cost several times what copying the parts does.
+macro_rules! cat {
+    ($($part:expr),+ $(,)?) => {{
+        let parts: &[&dyn Part] = &[$(&$part),+];
+        let mut out = String::with_capacity(parts.iter().map(|p| p.size()).sum());
+        for part in parts {
+            part.push_to(&mut out);
+        }
+        out
+    }};
+}
+
+/// A part of a [`cat!`] text.
+trait Part {
+    /// Bytes it takes, as a capacity hint.
+    fn size(&self) -> usize;
+    fn push_to(&self, out: &mut String);
+}
+
+impl Part for str {
+    fn size(&self) -> usize {
+        self.len()
+    }
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Part for String {
+    fn size(&self) -> usize {
+        self.len()
+    }
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Part for char {
+    fn size(&self) -> usize {
+        self.len_utf8()
+    }
+    fn push_to(&self, out: &mut String) {
+        out.push(*self);
+    }
+}
+
+/// Numbers, the rare part: written with the formatter.
+macro_rules! number_part {
+    ($($t:ty),+) => {$(
+        impl Part for $t {
+            fn size(&self) -> usize {
+                4
+            }
+            fn push_to(&self, out: &mut String) {
+                let _ = write!(out, "{self}");
+            }
+        }
+    )+};
+}
+
+number_part!(usize, i64);
+
+impl<T: Part + ?Sized> Part for &T {
+    fn size(&self) -> usize {
+        (**self).size()
+    }
+    fn push_to(&self, out: &mut String) {
+        (**self).push_to(out);
+    }
+}
+
 /// A value of the rules language.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
@@ -507,10 +580,11 @@ impl<'p> Evaluator<'p> {
         let label = || {
             let what = Text::new(
                 code.label.id.to_string(),
-                format!(
-                    "{} ({})",
+                cat!(
                     code.label.en.as_deref().unwrap_or(""),
-                    code.label.id
+                    " (",
+                    code.label.id,
+                    ")"
                 ),
             );
             (what, code.label.cite.clone())
@@ -579,16 +653,8 @@ impl<'p> Evaluator<'p> {
         let code = &self.prog.clauses[c];
         let label = || {
             let what = Text::new(
-                format!(
-                    "{} {}",
-                    code.label.id,
-                    code.label.zh.as_deref().unwrap_or("")
-                ),
-                format!(
-                    "{} {}",
-                    code.label.id,
-                    code.label.en.as_deref().unwrap_or("")
-                ),
+                cat!(code.label.id, " ", code.label.zh.as_deref().unwrap_or("")),
+                cat!(code.label.id, " ", code.label.en.as_deref().unwrap_or("")),
             );
             (what, code.label.cite.clone())
         };
@@ -602,20 +668,20 @@ impl<'p> Evaluator<'p> {
         let label = || {
             let who = side.map_or(Text::default(), |s| {
                 Text::new(
-                    format!("（{}方）", s.chinese()),
-                    format!(" ({})", s.english()),
+                    cat!("（", s.chinese(), "方）"),
+                    cat!(" (", s.english(), ")"),
                 )
             });
             let what = Text::new(
-                format!(
-                    "{} {}{}",
+                cat!(
                     code.label.id,
+                    " ",
                     code.label.zh.as_deref().unwrap_or(""),
                     who.zh
                 ),
-                format!(
-                    "{} {}{}",
+                cat!(
                     code.label.id,
+                    " ",
                     code.label.en.as_deref().unwrap_or(""),
                     who.en
                 ),
@@ -630,15 +696,17 @@ impl<'p> Evaluator<'p> {
         let code = &self.prog.defs[d];
         let label = || {
             let what = Text::new(
-                format!(
-                    "{}（{}方）",
+                cat!(
                     code.label.zh.as_deref().unwrap_or(&code.label.id),
-                    side.chinese()
+                    "（",
+                    side.chinese(),
+                    "方）"
                 ),
-                format!(
-                    "{} ({})",
+                cat!(
                     code.label.en.as_deref().unwrap_or(&code.label.id),
-                    side.english()
+                    " (",
+                    side.english(),
+                    ")"
                 ),
             );
             (what, code.label.cite.clone())
@@ -1159,8 +1227,8 @@ impl<'p> Evaluator<'p> {
                     self.note(Trace {
                         step: Step::Witness,
                         what: Text::new(
-                            format!("{var} = {}：不成立", t.zh),
-                            format!("{var} = {}: fails", t.en),
+                            cat!(var, " = ", t.zh, "：不成立"),
+                            cat!(var, " = ", t.en, ": fails"),
                         ),
                         holds: Some(holds),
                         cite: None,
@@ -1170,13 +1238,13 @@ impl<'p> Evaluator<'p> {
             }
             let (zh, en) = if want {
                 (
-                    format!("没有满足条件的 {var}"),
-                    format!("no {var} satisfies it"),
+                    cat!("没有满足条件的 ", var),
+                    cat!("no ", var, " satisfies it"),
                 )
             } else {
                 (
-                    format!("每个 {var} 都满足"),
-                    format!("every {var} satisfies it"),
+                    cat!("每个 ", var, " 都满足"),
+                    cat!("every ", var, " satisfies it"),
                 )
             };
             self.fact(Text::new(zh, en), Some(!want));
@@ -1193,13 +1261,13 @@ impl<'p> Evaluator<'p> {
         let shown = self.show(&m, ctx);
         let (zh, en) = if want {
             (
-                format!("{var} = {}：成立", shown.zh),
-                format!("{var} = {}: holds", shown.en),
+                cat!(var, " = ", shown.zh, "：成立"),
+                cat!(var, " = ", shown.en, ": holds"),
             )
         } else {
             (
-                format!("{var} = {}：不成立", shown.zh),
-                format!("{var} = {}: fails", shown.en),
+                cat!(var, " = ", shown.zh, "：不成立"),
+                cat!(var, " = ", shown.en, ": fails"),
             )
         };
         self.note(Trace {
@@ -1296,22 +1364,23 @@ impl<'p> Evaluator<'p> {
             if self.tracing {
                 let (zh, en) = match how {
                     Derive::Take(a, b) => (
-                        format!(
-                            "{}不能吃{}",
+                        cat!(
                             self.piece_text(a, ctx).zh,
+                            "不能吃",
                             self.piece_text(b, ctx).zh
                         ),
-                        format!(
-                            "{} cannot take {}",
+                        cat!(
                             self.piece_text(a, ctx).en,
+                            " cannot take ",
                             self.piece_text(b, ctx).en
                         ),
                     ),
                     Derive::Lift(p) => (
-                        format!("拿掉{}后的局面不合法", self.piece_text(p, ctx).zh),
-                        format!(
-                            "the position without {} is not a legal one",
-                            self.piece_text(p, ctx).en
+                        cat!("拿掉", self.piece_text(p, ctx).zh, "后的局面不合法"),
+                        cat!(
+                            "the position without ",
+                            self.piece_text(p, ctx).en,
+                            " is not a legal one"
                         ),
                     ),
                     Derive::Previously => (
@@ -1339,17 +1408,14 @@ impl<'p> Evaluator<'p> {
                 Derive::Pass => Text::new("停着一步后", "after a pass"),
                 Derive::Lift(p) => {
                     let pt = self.piece_text(p, ctx);
-                    Text::new(
-                        format!("拿掉{}", pt.zh),
-                        format!("with {} lifted off", pt.en),
-                    )
+                    Text::new(cat!("拿掉", pt.zh), cat!("with ", pt.en, " lifted off"))
                 }
                 Derive::Take(a, b) => {
                     let pa = self.piece_text(a, ctx);
                     let pb = self.piece_text(b, ctx);
                     Text::new(
-                        format!("{}吃{}之后", pa.zh, pb.zh),
-                        format!("after {} takes {}", pa.en, pb.en),
+                        cat!(pa.zh, "吃", pb.zh, "之后"),
+                        cat!("after ", pa.en, " takes ", pb.en),
                     )
                 }
             };
@@ -1433,10 +1499,7 @@ impl<'p> Evaluator<'p> {
             };
             self.note(Trace {
                 step: Step::Context,
-                what: Text::new(
-                    format!("第{}着之后", i + 1),
-                    format!("after move {}", i + 1),
-                ),
+                what: Text::new(cat!("第", i + 1, "着之后"), cat!("after move ", i + 1)),
                 holds,
                 cite: None,
                 children,
@@ -1644,13 +1707,13 @@ impl<'p> Evaluator<'p> {
                     let (pa, pb) = (self.piece_text(a, ctx), self.piece_text(b, ctx));
                     let t = if yes {
                         Text::new(
-                            format!("{}可以吃{}", pa.zh, pb.zh),
-                            format!("{} can take {}", pa.en, pb.en),
+                            cat!(pa.zh, "可以吃", pb.zh),
+                            cat!(pa.en, " can take ", pb.en),
                         )
                     } else {
                         Text::new(
-                            format!("{}不能吃{}", pa.zh, pb.zh),
-                            format!("{} cannot take {}", pa.en, pb.en),
+                            cat!(pa.zh, "不能吃", pb.zh),
+                            cat!(pa.en, " cannot take ", pb.en),
                         )
                     };
                     self.fact(t, Some(yes));
@@ -1698,19 +1761,18 @@ impl<'p> Evaluator<'p> {
                     let en: Vec<&str> = names.iter().map(|t| t.en.as_str()).collect();
                     let t = match (p, list.is_empty()) {
                         (Prim::RealRoots, true) => {
-                            Text::new(format!("{}无根", pt.zh), format!("{} has no root", pt.en))
+                            Text::new(cat!(pt.zh, "无根"), cat!(pt.en, " has no root"))
                         }
                         (Prim::RealRoots, false) => Text::new(
-                            format!("{}有根：{}", pt.zh, zh.join("、")),
-                            format!("{} is rooted by {}", pt.en, en.join(", ")),
+                            cat!(pt.zh, "有根：", zh.join("、")),
+                            cat!(pt.en, " is rooted by ", en.join(", ")),
                         ),
-                        (_, true) => Text::new(
-                            format!("{}无假根", pt.zh),
-                            format!("{} has no fake root", pt.en),
-                        ),
+                        (_, true) => {
+                            Text::new(cat!(pt.zh, "无假根"), cat!(pt.en, " has no fake root"))
+                        }
                         _ => Text::new(
-                            format!("{}的假根：{}", pt.zh, zh.join("、")),
-                            format!("{} has fake roots {}", pt.en, en.join(", ")),
+                            cat!(pt.zh, "的假根：", zh.join("、")),
+                            cat!(pt.en, " has fake roots ", en.join(", ")),
                         ),
                     };
                     self.fact(t, None);
@@ -1752,15 +1814,15 @@ impl<'p> Evaluator<'p> {
                         if !names.is_empty() {
                             let zh: Vec<&str> = names.iter().map(|t| t.zh.as_str()).collect();
                             let en: Vec<&str> = names.iter().map(|t| t.en.as_str()).collect();
-                            line.zh.push_str(&format!("（不计吃{}）", zh.join("、")));
+                            line.zh.push_str(&cat!("（不计吃", zh.join("、"), "）"));
                             line.en
-                                .push_str(&format!("; taking {} left aside", en.join(", ")));
+                                .push_str(&cat!("; taking ", en.join(", "), " left aside"));
                         }
                     }
                     let t = match s.refused {
                         Some(why) => Text::new(
-                            format!("{}吃{}无从谈起：{}", pa.zh, pb.zh, why),
-                            format!("{} taking {}: not possible ({why})", pa.en, pb.en),
+                            cat!(pa.zh, "吃", pb.zh, "无从谈起：", why),
+                            cat!(pa.en, " taking ", pb.en, ": not possible (", why, ")"),
                         ),
                         None => Text::new(
                             format!(
@@ -1812,8 +1874,8 @@ impl<'p> Evaluator<'p> {
                         )
                     } else {
                         Text::new(
-                            format!("{}方没有得子的吃法", side.chinese()),
-                            format!("{} has no capture that wins material", side.english()),
+                            cat!(side.chinese(), "方没有得子的吃法"),
+                            cat!(side.english(), " has no capture that wins material"),
                         )
                     };
                     self.fact(t, None);
@@ -1828,8 +1890,8 @@ impl<'p> Evaluator<'p> {
                 if self.tracing && yes {
                     self.fact(
                         Text::new(
-                            format!("{}方被将军", side.chinese()),
-                            format!("{} is in check", side.english()),
+                            cat!(side.chinese(), "方被将军"),
+                            cat!(side.english(), " is in check"),
                         ),
                         Some(true),
                     );
@@ -1856,13 +1918,13 @@ impl<'p> Evaluator<'p> {
                     self.fact(
                         if yes {
                             Text::new(
-                                format!("{}方无着可走", side.chinese()),
-                                format!("{} has no legal move", side.english()),
+                                cat!(side.chinese(), "方无着可走"),
+                                cat!(side.english(), " has no legal move"),
                             )
                         } else {
                             Text::new(
-                                format!("{}方有着可走", side.chinese()),
-                                format!("{} has a legal move", side.english()),
+                                cat!(side.chinese(), "方有着可走"),
+                                cat!(side.english(), " has a legal move"),
                             )
                         },
                         Some(yes),
@@ -1885,24 +1947,28 @@ impl<'p> Evaluator<'p> {
                     let (zh, en) = (side.chinese(), side.english());
                     let t = match (yes, s.exhausted, any) {
                         (true, _, true) => Text::new(
-                            format!("{zh}方{n}步内可以杀棋：{}", line.zh),
-                            format!("{en} mates within {n} moves: {}", line.en),
+                            cat!(zh, "方", n, "步内可以杀棋：", line.zh),
+                            cat!(en, " mates within ", n, " moves: ", line.en),
                         ),
                         (true, _, false) => Text::new(
-                            format!("{zh}方有连将杀：{}", line.zh),
-                            format!("{en} mates by checks: {}", line.en),
+                            cat!(zh, "方有连将杀：", line.zh),
+                            cat!(en, " mates by checks: ", line.en),
                         ),
                         (false, true, _) => Text::new(
-                            format!("{zh}方杀棋搜索预算用尽，按无杀论"),
-                            format!("the mate search for {en} ran out of budget: taken as no mate"),
+                            cat!(zh, "方杀棋搜索预算用尽，按无杀论"),
+                            cat!(
+                                "the mate search for ",
+                                en,
+                                " ran out of budget: taken as no mate"
+                            ),
                         ),
                         (false, false, true) => Text::new(
-                            format!("{zh}方{n}步内无杀"),
-                            format!("{en} has no mate within {n} moves"),
+                            cat!(zh, "方", n, "步内无杀"),
+                            cat!(en, " has no mate within ", n, " moves"),
                         ),
                         (false, false, false) => Text::new(
-                            format!("{zh}方{}步内无连将杀", n.div_euclid(2) + 1),
-                            format!("{en} has no mate by checks within {n} plies"),
+                            cat!(zh, "方", n.div_euclid(2) + 1, "步内无连将杀"),
+                            cat!(en, " has no mate by checks within ", n, " plies"),
                         ),
                     };
                     self.fact(t, Some(yes));
