@@ -580,8 +580,41 @@ impl Position {
     /// Pseudo-legal moves of the piece on `from` (which must belong to the side to move).
     #[inline]
     fn generate_from(&self, from: Cell, f: &mut impl FnMut(Cell, Cell)) {
+        self.generate_from_as(self.side, from, f);
+    }
+
+    /// The points holding a piece of `by`'s opponent that some piece of
+    /// `by` could capture by the movement rules alone, were `by` to move
+    /// (bit `i` for square index `i`; pins and the own king ignored, the
+    /// facing kings included). A superset of the points with an attacker in
+    /// [`crate::tactics::attack::attackers`]: one pass over `by`'s pieces
+    /// tells which of the enemy pieces are worth asking about at all.
+    pub fn capture_targets(&self, by: Color) -> u128 {
+        let mut out = 0u128;
+        let mut bits = self.occupied[by.index()];
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.generate_from_as(by, CELL_OF_INDEX[i] as usize, &mut |_, to| {
+                if self.cells[to] != EMPTY {
+                    out |= 1u128 << square_of(to).index();
+                }
+            });
+        }
+        let (ours, theirs) = (self.kings[by.index()], self.kings[by.opponent().index()]);
+        if ours & 15 == theirs & 15 {
+            let (lo, hi) = (ours.min(theirs), ours.max(theirs));
+            if (lo + 16..hi).step_by(16).all(|c| self.cells[c] == EMPTY) {
+                out |= 1u128 << square_of(theirs).index();
+            }
+        }
+        out
+    }
+
+    /// Pseudo-legal moves of the piece on `from`, which belongs to `us`.
+    #[inline]
+    fn generate_from_as(&self, us: Color, from: Cell, f: &mut impl FnMut(Cell, Cell)) {
         let cells = &self.cells;
-        let us = self.side;
         let (lo, hi) = code_range(us.opponent());
         let target_ok = |c: u8| c == EMPTY || (c >= lo && c <= hi);
         let c = cells[from];

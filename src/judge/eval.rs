@@ -295,6 +295,10 @@ struct Ctx {
     attackers: [Option<AttackTable>; 2],
     /// `pieces(s)`, by side.
     pieces: [Option<Rc<Vec<Value>>>; 2],
+    /// The enemy-held points each side could capture on by the movement
+    /// rules (see [`Position::capture_targets`]), by side, made on the
+    /// first question: what the quantifier guards look up first.
+    targets: [Option<u128>; 2],
     exchanges: HashMap<(u8, u8, Ask), Searched>,
     mates: HashMap<(Color, i64, bool, bool), Searched>,
     best: [Option<Searched>; 2],
@@ -344,6 +348,7 @@ impl Ctx {
             sq_of,
             attackers: [None, None],
             pieces: [None, None],
+            targets: [None, None],
             exchanges: HashMap::default(),
             mates: HashMap::default(),
             best: [None, None],
@@ -1152,7 +1157,13 @@ impl<'p> Evaluator<'p> {
                 ) else {
                     return false;
                 };
-                !self.attackers_of(ctx, sq, pc.color.opponent()).is_empty()
+                let by = pc.color.opponent();
+                // Most pieces have no attacker at all: one pass over the
+                // attacking side's moves says so for all of them, before
+                // any point's attackers are worked out.
+                let Ctx { pos, targets, .. } = &mut self.ctxs[ctx];
+                let targets = *targets[by.index()].get_or_insert_with(|| pos.capture_targets(by));
+                targets & (1u128 << sq.index()) != 0 && !self.attackers_of(ctx, sq, by).is_empty()
             }
         }
     }

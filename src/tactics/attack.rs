@@ -855,6 +855,55 @@ mod tests {
         assert!(checks > 60_000, "only {checks} checks seen");
     }
 
+    /// `Position::capture_targets` is, for each side, exactly the set of
+    /// enemy-held points with a pseudo-attacker, on every position of the
+    /// 1,391 bundled games of one master and on boards with the kings on
+    /// one file, with and without a piece between them.
+    #[test]
+    fn capture_targets_are_the_pseudo_attacked_enemy_points() {
+        let path = format!(
+            "{}/data/games/wukong-xqdb/Hu_Ronghua_1391_UCI_games.pgn",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let mut boards = vec![
+            pos("3k5/9/9/9/3R5/9/9/9/9/3K5 b"),
+            pos("3k5/9/9/9/3r5/9/9/9/9/3K5 w"),
+            pos("3k5/9/9/3c5/9/9/3N5/9/9/3K5 w"),
+        ];
+        for block in text
+            .split("\n\n")
+            .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
+        {
+            let mut p = Position::startpos();
+            for token in block
+                .split_whitespace()
+                .filter(|t| t.len() == 4 && !t.ends_with('.'))
+            {
+                let (Ok(from), Ok(to)) = (token[..2].parse(), token[2..].parse()) else {
+                    panic!("unreadable move {token}");
+                };
+                p.make(Move::new(from, to));
+                boards.push(p.clone());
+            }
+        }
+        let mut attacked = 0;
+        for b in &boards {
+            for by in [Color::Red, Color::Black] {
+                let mut expected = 0u128;
+                for (sq, _) in b.pieces_of(by.opponent()) {
+                    if !pseudo_attackers(b, sq, by).is_empty() {
+                        expected |= 1u128 << sq.index();
+                        attacked += 1;
+                    }
+                }
+                assert_eq!(b.capture_targets(by), expected, "{b:?}, {by:?}");
+            }
+        }
+        assert!(boards.len() > 100_000, "only {} boards", boards.len());
+        assert!(attacked > 100_000, "only {attacked} attacked pieces");
+    }
+
     #[test]
     fn the_check_prefilter_sees_discovered_checks() {
         let checks = |fen: &str, m: &str| {
