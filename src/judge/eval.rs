@@ -297,7 +297,8 @@ struct Ctx {
     pieces: [Option<Rc<Vec<Value>>>; 2],
     /// The enemy-held points each side could capture on by the movement
     /// rules (see [`Position::capture_targets`]), by side, made on the
-    /// first question: what the quantifier guards look up first.
+    /// first question: what `attackers_of` looks up before working out a
+    /// point's attackers.
     targets: [Option<u128>; 2],
     exchanges: HashMap<(u8, u8, Ask), Searched>,
     mates: HashMap<(Color, i64, bool, bool), Searched>,
@@ -1157,13 +1158,7 @@ impl<'p> Evaluator<'p> {
                 ) else {
                     return false;
                 };
-                let by = pc.color.opponent();
-                // Most pieces have no attacker at all: one pass over the
-                // attacking side's moves says so for all of them, before
-                // any point's attackers are worked out.
-                let Ctx { pos, targets, .. } = &mut self.ctxs[ctx];
-                let targets = *targets[by.index()].get_or_insert_with(|| pos.capture_targets(by));
-                targets & (1u128 << sq.index()) != 0 && !self.attackers_of(ctx, sq, by).is_empty()
+                !self.attackers_of(ctx, sq, pc.color.opponent()).is_empty()
             }
         }
     }
@@ -2074,6 +2069,7 @@ impl<'p> Evaluator<'p> {
             pos,
             id_at,
             attackers,
+            targets,
             ..
         } = &mut self.ctxs[ctx];
         let table = attackers[by.index()].get_or_insert_with(|| Box::new([const { None }; 90]));
@@ -2082,6 +2078,16 @@ impl<'p> Evaluator<'p> {
         };
         if let Some(found) = entry {
             return found.clone();
+        }
+        // Most enemy pieces have no attacker at all: one pass over the
+        // attacking side's moves says so for all of them at once.
+        if pos.piece_at(sq).is_some_and(|p| p.color != by) {
+            let targets = *targets[by.index()].get_or_insert_with(|| pos.capture_targets(by));
+            if targets & (1u128 << sq.index()) == 0 {
+                let none = no_members();
+                *entry = Some(none.clone());
+                return none;
+            }
         }
         let mut list = Vec::new();
         tactics::attack::visit_attackers(pos, sq, by, |a| {
