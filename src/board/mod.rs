@@ -13,6 +13,6 @@ pub mod zobrist;
 
 pub use fen::{parse_fen, to_fen, FenError, START_FEN};
 pub use position::{
-    IllegalMove, IllegalReason, MoveList, Position, RepetitionKey, Setup, SetupError, Undo,
+    IllegalMove, IllegalReason, MoveList, Position, RepetitionKey, Setup, SetupError, Undo, Wanted,
 };
 pub use types::{Color, File, Kind, Move, Piece, Rank, Square};

@@ -748,8 +748,16 @@ impl Position {
     /// every other move). `f` returns `false` to stop the generation.
     #[inline]
     /// Returns whether the side to move is in check (found on the way).
-    fn generate_legal(
+    fn generate_legal(&self, keep: impl FnMut(Move) -> bool, f: impl FnMut(Move) -> bool) -> bool {
+        self.generate_legal_in(None, keep, f)
+    }
+
+    /// [`Self::generate_legal`], out of check only towards what `wanted`
+    /// admits (see [`Self::legal_moves_wanted`]).
+    #[inline]
+    fn generate_legal_in(
         &self,
+        wanted: Option<&Wanted>,
         mut keep: impl FnMut(Move) -> bool,
         mut f: impl FnMut(Move) -> bool,
     ) -> bool {
@@ -772,6 +780,21 @@ impl Position {
             bits &= bits - 1;
             let from = CELL_OF_INDEX[i] as usize;
             let sq = Square::from_index_unchecked(i as u8);
+            // Out of check, the targets `wanted` admits from here.
+            let targets = match wanted {
+                Some(w) if !in_check => {
+                    if w.free_from & (1u128 << i) != 0 {
+                        u128::MAX
+                    } else {
+                        w.to | w.to_by_kind[kind_code(self.cells[from]) as usize]
+                    }
+                }
+                _ => u128::MAX,
+            };
+            if targets == 0 {
+                continue;
+            }
+            let wanted_to = |to: Cell| targets & (1u128 << square_of(to).index()) != 0;
             let mut emit = |to: Cell, test: bool, in_check: bool| {
                 if !go {
                     return;
@@ -789,13 +812,23 @@ impl Position {
                     }
                 });
             } else if r.flags[from] & LEAVE != 0 {
-                self.generate_from(from, &mut |_, to| emit(to, true, false));
+                self.generate_from(from, &mut |_, to| {
+                    if wanted_to(to) {
+                        emit(to, true, false);
+                    }
+                });
             } else if r.any_entry {
                 self.generate_from(from, &mut |_, to| {
-                    emit(to, r.flags[to] & ENTER != 0, false);
+                    if wanted_to(to) {
+                        emit(to, r.flags[to] & ENTER != 0, false);
+                    }
                 });
             } else {
-                self.generate_from(from, &mut |_, to| emit(to, false, false));
+                self.generate_from(from, &mut |_, to| {
+                    if wanted_to(to) {
+                        emit(to, false, false);
+                    }
+                });
             }
         }
         in_check
@@ -810,6 +843,25 @@ impl Position {
             true
         });
         list
+    }
+
+    /// The legal moves `keep` accepts among those `wanted` admits, and
+    /// whether the side to move is in check. In check, `wanted` is not
+    /// looked at (every answer to check counts). Out of check, a piece whose
+    /// `wanted` targets are empty is passed over, and the others' moves
+    /// elsewhere are never made into moves: the searches that want only
+    /// captures and checks skip most of the generation that way.
+    pub fn legal_moves_wanted(
+        &self,
+        wanted: &Wanted,
+        keep: impl FnMut(Move) -> bool,
+    ) -> (MoveList, bool) {
+        let mut list = MoveList::new();
+        let in_check = self.generate_legal_in(Some(wanted), keep, |m| {
+            list.push(m);
+            true
+        });
+        (list, in_check)
     }
 
     /// Whether the move `from → to` leaves the mover's king (on `ksq`) safe.
@@ -1061,6 +1113,18 @@ const LEAVE: u8 = 1;
 const ENTER: u8 = 2;
 /// In check: a move must leave or reach this point to answer the check.
 const RESOLVE: u8 = 4;
+
+/// The moves a search wants from a position out of check (see
+/// [`Position::legal_moves_wanted`]), as points by square index (bit `i`
+/// for square index `i`): moves landing on `to`, moves of a piece of kind
+/// `k` landing on `to_by_kind[k]` (by [`Kind::index`]), and every move of a
+/// piece standing on `free_from`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wanted {
+    pub to: u128,
+    pub to_by_kind: [u128; 7],
+    pub free_from: u128,
+}
 
 /// Per-point risk flags for one position's king, see [`Position::fill_risk`].
 struct Risk {

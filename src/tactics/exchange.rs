@@ -49,7 +49,7 @@
 //! round in a circle) ends there with the material it has: a cycle wins
 //! nothing (positions compared by Zobrist hash).
 
-use crate::board::{Color, Move, Position, Square};
+use crate::board::{Color, Move, Position, Square, Wanted};
 
 use super::attack::CheckFilter;
 use super::values::ValueTable;
@@ -487,6 +487,7 @@ impl Search<'_> {
             // Checks that go round in a circle win nothing: the line ends here.
             return material;
         }
+        let mut checks = None;
         let (moves, in_check) = if material >= beta {
             if !pos.in_check() {
                 // Standing pat already refutes the line above; only a side
@@ -499,9 +500,20 @@ impl Search<'_> {
             }
             (pos.legal_moves(), true)
         } else {
-            pos.legal_moves_and_check()
+            // Out of check, only captures and (while quiet checks remain)
+            // moves that may check are candidates, and only they are
+            // generated; in check, every answer is.
+            checks = (quiet_checks > 0).then(|| CheckFilter::new(pos));
+            let wanted = match &checks {
+                Some(c) => c.wanted(pos, true),
+                None => Wanted {
+                    to: pos.occupancy(pos.side_to_move().opponent()),
+                    ..Wanted::default()
+                },
+            };
+            pos.legal_moves_wanted(&wanted, |_| true)
         };
-        if moves.is_empty() {
+        if moves.is_empty() && (in_check || !pos.has_legal_move()) {
             // 将死 or 困毙: the side to move has lost, the later the better for it.
             return -(MATE - ply as i64);
         }
@@ -539,7 +551,7 @@ impl Search<'_> {
         }
         // Candidates, best first: captures by most valuable victim then least
         // valuable capturer, then possible checks (or, in check, all answers).
-        let checks = (quiet_checks > 0 && !in_check).then(|| CheckFilter::new(pos));
+        let checks = if in_check { None } else { checks };
         // The candidates of every node of the line share one stack: this
         // node's are the entries from `first` on, and the nodes below push
         // theirs after them and take them off again.

@@ -186,9 +186,10 @@ impl<'b> MateSearcher<'b> {
         if self.repeats(ply, pos.hash()) {
             return None;
         }
-        // Only moves that may check are tested for legality.
+        // Only moves that may check are made, and tested for legality.
         let checks = CheckFilter::new(pos);
-        let moves = pos.legal_moves_where(|m| checks.may_check(pos, m));
+        let (moves, _) =
+            pos.legal_moves_wanted(&checks.wanted(pos, false), |m| checks.may_check(pos, m));
         let mut best: Option<usize> = None;
         for &m in moves.iter() {
             let child_depth = match best {
