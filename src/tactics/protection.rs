@@ -29,7 +29,9 @@
 
 use crate::board::{Color, Kind, Piece, Position, Square};
 
-use super::attack::{grid_attackers, grid_pseudo_attackers, Attacker, Grid, Occupancy};
+use super::attack::{
+    capture_keeps_king_safe, grid_attackers, grid_pseudo_attackers, Attacker, Grid, Occupancy,
+};
 
 /// Who protects a piece, against each possible capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,11 +145,18 @@ fn roots_on<B: Occupancy + ?Sized>(
     own: Color,
 ) -> (Vec<Attacker>, Vec<Square>, Vec<Square>) {
     let before = grid_pseudo_attackers(grid, sq, own);
-    let real: Vec<Square> = grid_attackers(grid, sq, own)
-        .iter()
-        .map(|a| a.square)
-        .collect();
-    let fake = missing(&before, &real);
+    // A pseudo-protector is a real root when retaking leaves its king
+    // safe (what `grid_attackers` asks of each), a fake one otherwise.
+    let (mut real, mut fake) = (Vec::new(), Vec::new());
+    for a in &before {
+        if capture_keeps_king_safe(grid, a.square, sq, own) {
+            real.push(a.square);
+        } else {
+            fake.push(a.square);
+        }
+    }
+    fake.sort();
+    fake.dedup();
     (before, real, fake)
 }
 
