@@ -621,3 +621,37 @@ fn guards_change_no_ruling_on_real_game_cycles() {
         assert_eq!(a.outcome, b.outcome, "{fen}");
     }
 }
+
+/// A move is ruled alike wherever the cycle starts: what the judge carries
+/// from one move to the next (the attackers and roots of the position a
+/// move leaves, which is the next move's `before`) changes nothing. Each
+/// cycle of master games is ruled again from its second position, and every
+/// move keeps its natures, clauses and trace.
+#[test]
+fn a_move_is_ruled_alike_wherever_the_cycle_starts() {
+    let book = edition("2011");
+    let cycles = game_cycles(120);
+    assert!(cycles.len() >= 100, "{}", cycles.len());
+    for cy in cycles {
+        let mut second = cy.start.clone();
+        second.make(cy.moves[0]);
+        let mut moves = cy.moves[1..].to_vec();
+        moves.push(cy.moves[0]);
+        let rotated = qili::judge::Cycle {
+            start: second,
+            moves,
+            offset: 0,
+        };
+        let a = judge_cycle(&book, cy, Options::default());
+        let b = judge_cycle(&book, rotated, Options::default());
+        let fen = qili::board::to_fen(&a.cycle.start);
+        let n = a.moves.len();
+        for (i, x) in a.moves.iter().enumerate() {
+            let y = &b.moves[(i + n - 1) % n];
+            assert_eq!(x.mv, y.mv, "{fen}, ply {}", x.ply);
+            assert_eq!(x.natures, y.natures, "{fen}, ply {}", x.ply);
+            assert_eq!(x.clauses, y.clauses, "{fen}, ply {}", x.ply);
+            assert_eq!(x.trace, y.trace, "{fen}, ply {}", x.ply);
+        }
+    }
+}
