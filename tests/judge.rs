@@ -622,11 +622,10 @@ fn guards_change_no_ruling_on_real_game_cycles() {
     }
 }
 
-/// A move is ruled alike wherever the cycle starts: what the judge carries
-/// from one move to the next (the attackers and roots of the position a
-/// move leaves, which is the next move's `before`) changes nothing. Each
-/// cycle of master games is ruled again from its second position, and every
-/// move keeps its natures, clauses and trace.
+/// A move is ruled alike wherever the cycle starts: nothing the judge keeps
+/// from one move to the next (the search results it shares by position)
+/// changes a ruling. Each cycle of master games is ruled again from its
+/// second position, and every move keeps its natures, clauses and trace.
 #[test]
 fn a_move_is_ruled_alike_wherever_the_cycle_starts() {
     let book = edition("2011");

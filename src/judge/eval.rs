@@ -293,10 +293,6 @@ struct Ctx {
     /// as the language's sets of pieces; a side's table is made on the
     /// first question.
     attackers: [Option<AttackTable>; 2],
-    /// Attack tables of the same placement from the previous move's root,
-    /// whose ids are squares: the position before a move is the one the
-    /// move before it left, and its attackers are read from there.
-    inherited: [Option<AttackTable>; 2],
     /// `pieces(s)`, by side.
     pieces: [Option<Rc<Vec<Value>>>; 2],
     /// The enemy-held points each side could capture on by the movement
@@ -352,7 +348,6 @@ impl Ctx {
             id_at,
             sq_of,
             attackers: [None, None],
-            inherited: [None, None],
             pieces: [None, None],
             targets: [None, None],
             exchanges: HashMap::default(),
@@ -539,12 +534,6 @@ impl<'p> Evaluator<'p> {
         let mut after = before.clone();
         let undo = after.make(mv);
         let captured = undo.captured();
-        // The last move's root is this move's `before`: what was found
-        // there by square is kept.
-        let last_root = match self.ctxs.first() {
-            Some(c) if c.pos == *before => Some(self.ctxs.swap_remove(0)),
-            _ => None,
-        };
         self.ctxs.clear();
         self.derived.clear();
         self.memo.clear();
@@ -571,13 +560,7 @@ impl<'p> Evaluator<'p> {
             }
         }
         self.ctxs.push(root);
-        let mut before_ctx = Ctx::with(before.clone(), id_at, sq_of);
-        if let Some(last) = last_root {
-            before_ctx.inherited = last.attackers;
-            before_ctx.roots = last.roots;
-            before_ctx.targets = last.targets;
-        }
-        self.ctxs.push(before_ctx);
+        self.ctxs.push(Ctx::with(before.clone(), id_at, sq_of));
         self.derived.insert((0, Derive::Before), Some(1));
         self.moved = mv.to.index() as u8;
         self.judged = Some(JudgedMove {
@@ -2086,7 +2069,6 @@ impl<'p> Evaluator<'p> {
             pos,
             id_at,
             attackers,
-            inherited,
             targets,
             ..
         } = &mut self.ctxs[ctx];
@@ -2096,27 +2078,6 @@ impl<'p> Evaluator<'p> {
         };
         if let Some(found) = entry {
             return found.clone();
-        }
-        if let Some(old) = inherited[by.index()]
-            .as_ref()
-            .and_then(|t| t.get(sq.index()))
-            .and_then(Option::as_ref)
-        {
-            // The same attackers, named by this context's ids.
-            let list = if old.is_empty() {
-                no_members()
-            } else {
-                Rc::new(
-                    old.iter()
-                        .map(|v| match v {
-                            Value::Piece(s) => Value::Piece(id_at[*s as usize % 90]),
-                            other => other.clone(),
-                        })
-                        .collect(),
-                )
-            };
-            *entry = Some(list.clone());
-            return list;
         }
         // Most enemy pieces have no attacker at all: one pass over the
         // attacking side's moves says so for all of them at once.
