@@ -851,16 +851,15 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_check_prefilter_never_misses_a_check_in_master_games() {
-        // Every legal move of every position of 1,125 bundled master games
-        // (about 69,000 of them check).
+    /// Every position of the bundled games in `file` that a move was played
+    /// from, in game order.
+    fn game_positions(file: &str) -> Vec<Position> {
         let path = format!(
-            "{}/data/games/wukong-xqdb/Liu_Dahua_1125_UCI_games.pgn",
+            "{}/data/games/wukong-xqdb/{file}",
             env!("CARGO_MANIFEST_DIR")
         );
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let mut checks = 0;
+        let mut out = Vec::new();
         for block in text
             .split("\n\n")
             .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
@@ -870,19 +869,30 @@ mod tests {
                 .split_whitespace()
                 .filter(|t| t.len() == 4 && !t.ends_with('.'))
             {
-                let filter = CheckFilter::new(&p);
-                for &m in p.legal_moves().iter() {
-                    let mut q = p.clone();
-                    q.make(m);
-                    if q.in_check() {
-                        checks += 1;
-                        assert!(filter.may_check(&p, m), "{p:?} {m}");
-                    }
-                }
+                out.push(p.clone());
                 let (Ok(from), Ok(to)) = (token[..2].parse(), token[2..].parse()) else {
                     panic!("unreadable move {token}");
                 };
                 p.make(Move::new(from, to));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_check_prefilter_never_misses_a_check_in_master_games() {
+        // Every legal move of every position of 1,125 bundled master games
+        // (about 69,000 of them check).
+        let mut checks = 0;
+        for p in game_positions("Liu_Dahua_1125_UCI_games.pgn") {
+            let filter = CheckFilter::new(&p);
+            for &m in p.legal_moves().iter() {
+                let mut q = p.clone();
+                q.make(m);
+                if q.in_check() {
+                    checks += 1;
+                    assert!(filter.may_check(&p, m), "{p:?} {m}");
+                }
             }
         }
         assert!(checks > 60_000, "only {checks} checks seen");
@@ -894,32 +904,12 @@ mod tests {
     /// one file, with and without a piece between them.
     #[test]
     fn capture_targets_are_the_pseudo_attacked_enemy_points() {
-        let path = format!(
-            "{}/data/games/wukong-xqdb/Hu_Ronghua_1391_UCI_games.pgn",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let mut boards = vec![
             pos("3k5/9/9/9/3R5/9/9/9/9/3K5 b"),
             pos("3k5/9/9/9/3r5/9/9/9/9/3K5 w"),
             pos("3k5/9/9/3c5/9/9/3N5/9/9/3K5 w"),
         ];
-        for block in text
-            .split("\n\n")
-            .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
-        {
-            let mut p = Position::startpos();
-            for token in block
-                .split_whitespace()
-                .filter(|t| t.len() == 4 && !t.ends_with('.'))
-            {
-                let (Ok(from), Ok(to)) = (token[..2].parse(), token[2..].parse()) else {
-                    panic!("unreadable move {token}");
-                };
-                p.make(Move::new(from, to));
-                boards.push(p.clone());
-            }
-        }
+        boards.extend(game_positions("Hu_Ronghua_1391_UCI_games.pgn"));
         let mut attacked = 0;
         for b in &boards {
             for by in [Color::Red, Color::Black] {
@@ -942,43 +932,23 @@ mod tests {
     /// capture, on every position of 1,125 bundled master games.
     #[test]
     fn wanted_generation_picks_the_same_checks_and_captures_in_master_games() {
-        let path = format!(
-            "{}/data/games/wukong-xqdb/Liu_Dahua_1125_UCI_games.pgn",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let sorted = |mut v: Vec<Move>| {
             v.sort_by_key(|m| (m.from.index(), m.to.index()));
             v
         };
         let (mut positions, mut picked) = (0, 0);
-        for block in text
-            .split("\n\n")
-            .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
-        {
-            let mut p = Position::startpos();
-            for token in block
-                .split_whitespace()
-                .filter(|t| t.len() == 4 && !t.ends_with('.'))
-            {
-                let filter = CheckFilter::new(&p);
-                for captures in [false, true] {
-                    let keep = |m: Move| {
-                        (captures && p.piece_at(m.to).is_some()) || filter.may_check(&p, m)
-                    };
-                    let all = sorted(p.legal_moves_where(keep).to_vec());
-                    let (narrow, in_check) =
-                        p.legal_moves_wanted(&filter.wanted(&p, captures), keep);
-                    assert_eq!(sorted(narrow.to_vec()), all, "{p:?}, captures {captures}");
-                    assert_eq!(in_check, p.in_check());
-                    picked += all.len();
-                }
-                positions += 1;
-                let (Ok(from), Ok(to)) = (token[..2].parse(), token[2..].parse()) else {
-                    panic!("unreadable move {token}");
-                };
-                p.make(Move::new(from, to));
+        for p in game_positions("Liu_Dahua_1125_UCI_games.pgn") {
+            let filter = CheckFilter::new(&p);
+            for captures in [false, true] {
+                let keep =
+                    |m: Move| (captures && p.piece_at(m.to).is_some()) || filter.may_check(&p, m);
+                let all = sorted(p.legal_moves_where(keep).to_vec());
+                let (narrow, in_check) = p.legal_moves_wanted(&filter.wanted(&p, captures), keep);
+                assert_eq!(sorted(narrow.to_vec()), all, "{p:?}, captures {captures}");
+                assert_eq!(in_check, p.in_check());
+                picked += all.len();
             }
+            positions += 1;
         }
         assert!(positions > 100_000, "only {positions} positions");
         assert!(picked > 1_000_000, "only {picked} moves picked");
