@@ -1,8 +1,8 @@
 use clap::Parser;
 
-/// The judge allocates many small, short-lived sets and texts; mimalloc
-/// serves them in about half the time glibc's allocator takes (game cycles'
-/// median ruling 14% faster, see README, Speed).
+/// The judge allocates many small, short-lived sets and texts; with
+/// mimalloc instead of glibc's allocator the game cycles' median ruling took
+/// 48 µs instead of 56 µs, and 8% fewer instructions (see README, Speed).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
