@@ -8,8 +8,8 @@
 use std::fmt;
 
 use super::geometry::{
-    cell_of, home_flag, offset, palace_flag, square_of, Cell, CELL_OF_INDEX, DIAG, EMPTY,
-    FILE_SLIDES, FLAGS, HORSE_ATTACKERS, HORSE_JUMPS, N, OFF, ORTH, RANK_SLIDES, S,
+    cell_of, home_flag, offset, palace_flag, square_of, Cell, CELL_OF_INDEX, DIAG, E, EMPTY,
+    FILE_SLIDES, FLAGS, HORSE_ATTACKERS, HORSE_JUMPS, N, OFF, ON_BOARD, ORTH, RANK_SLIDES, S, W,
 };
 use super::types::{Color, Kind, Move, Piece, Square};
 use super::zobrist;
@@ -611,6 +611,114 @@ impl Position {
         out
     }
 
+    /// Where a move of the side to move may check the enemy king, on the
+    /// board as it stands (see [`CheckSquares`]): the first three pieces
+    /// each way along the king's rank and file, read off the occupancy
+    /// bits, and the king's four diagonal neighbours.
+    pub(crate) fn check_squares(&self) -> CheckSquares {
+        let us = self.side;
+        let k = self.kings[us.opponent().index()];
+        let (lo, hi) = code_range(us);
+        let ours = |c: u8| c >= lo && c <= hi;
+        let rook = code_of(us, Kind::Rook);
+        let cannon = code_of(us, Kind::Cannon);
+        let horse = code_of(us, Kind::Horse);
+        let (kr, kf) = ((k >> 4) - 3, (k & 15) - 3);
+        let mut out = CheckSquares::default();
+        let codes = [rook, cannon];
+        let rocc = u32::from(self.rank_occ[kr]);
+        let focc = u32::from(self.file_occ[kf]);
+        for up in [true, false] {
+            // The king's rank: line bit i is file i.
+            self.check_line(
+                line_way(rocc, kf as u32, 9, up),
+                |bits| u128::from(bits) << (kr * 9),
+                |i| (k & !15) + 3 + i as usize,
+                ours,
+                codes,
+                &mut out,
+            );
+            // The king's file: line bit i is rank i.
+            self.check_line(
+                line_way(focc, kr as u32, 10, up),
+                |bits| FILE_SPREAD[bits as usize] << kf,
+                |i| ((i as usize + 3) << 4) + (k & 15),
+                ours,
+                codes,
+                &mut out,
+            );
+        }
+        // A horse checks from the two points beyond an empty leg; our piece
+        // on the leg of our horse there discovers a check by leaving.
+        for (j, d) in DIAG.into_iter().enumerate() {
+            let leg = offset(k, d);
+            let x = self.cells[leg];
+            if x == OFF {
+                continue;
+            }
+            let points = HORSE_BEYOND[square_of(leg).index()][j];
+            if x == EMPTY {
+                out.horse |= points.0;
+            } else if ours(x)
+                && (self.cells[points.1[0]] == horse || self.cells[points.1[1]] == horse)
+            {
+                out.discover |= 1u128 << square_of(leg).index();
+            }
+        }
+        out
+    }
+
+    /// [`Self::check_squares`] along one way of one of the king's lines:
+    /// `spread` turns line bits into square bits, `cell` a line bit index
+    /// into a cell; `codes` are our rook's and cannon's.
+    #[inline(always)]
+    fn check_line(
+        &self,
+        way: LineWay,
+        spread: impl Fn(u32) -> u128,
+        cell: impl Fn(u32) -> Cell,
+        ours: impl Fn(u8) -> bool,
+        [rook, cannon]: [u8; 2],
+        out: &mut CheckSquares,
+    ) {
+        let piece = |n: usize| {
+            if n < way.count {
+                self.cells[cell(way.pieces[n])]
+            } else {
+                EMPTY
+            }
+        };
+        let one = |n: usize| {
+            if n < way.count {
+                1u32 << way.pieces[n]
+            } else {
+                0
+            }
+        };
+        // A rook checks from the empty points up to the first piece, or by
+        // taking it; a cannon from beyond it up to the second.
+        out.rook |= spread(way.near | one(0));
+        out.cannon |= spread(way.far | one(1));
+        let first = piece(0);
+        if first == cannon {
+            // Our cannon with nothing before it: a piece entering the gap is
+            // its screen; the cannon itself checks by taking the third piece
+            // over the second.
+            out.screen |= spread(way.near);
+            out.cannon |= spread(one(2));
+        }
+        if ours(first) && piece(1) == rook {
+            // Our piece alone between our rook and the king.
+            out.discover |= spread(one(0));
+        }
+        if piece(2) == cannon {
+            // Two pieces before our cannon: either of ours leaving (or taking
+            // the other along the line) leaves it one screen.
+            let mine = (u32::from(ours(first)) * one(0)) | (u32::from(ours(piece(1))) * one(1));
+            out.discover |= spread(mine);
+        }
+    }
+
     /// Pseudo-legal moves of the piece on `from`, which belongs to `us`.
     #[inline]
     fn generate_from_as(&self, us: Color, from: Cell, f: &mut impl FnMut(Cell, Cell)) {
@@ -1124,6 +1232,139 @@ pub struct Wanted {
     pub to: u128,
     pub to_by_kind: [u128; 7],
     pub free_from: u128,
+}
+
+/// One way along a line from a point: the first three pieces (line bit
+/// indices), the empty points before the first (`near`) and between the
+/// first and the second (`far`), as line bits.
+struct LineWay {
+    pieces: [u32; 3],
+    count: usize,
+    near: u32,
+    far: u32,
+}
+
+/// The line with occupancy `occ` (`len` points), from point `at` towards
+/// higher indices (`up`) or lower ones.
+#[inline(always)]
+fn line_way(occ: u32, at: u32, len: u32, up: bool) -> LineWay {
+    let all = (1u32 << len) - 1;
+    // The points beyond `at` that way.
+    let ahead = if up {
+        all & !((2u32 << at) - 1)
+    } else {
+        (1u32 << at) - 1
+    };
+    let mut rest = occ & ahead;
+    let mut pieces = [0u32; 3];
+    let mut count = 0;
+    while rest != 0 && count < 3 {
+        let i = if up {
+            rest.trailing_zeros()
+        } else {
+            31 - rest.leading_zeros()
+        };
+        pieces[count] = i;
+        count += 1;
+        rest &= !(1u32 << i);
+    }
+    // The points of `ahead` strictly nearer than the n-th piece (all of
+    // them when there is none).
+    let before = |n: usize| {
+        if n >= count {
+            ahead
+        } else if up {
+            ahead & ((1u32 << pieces[n]) - 1)
+        } else {
+            ahead & !((2u32 << pieces[n]) - 1)
+        }
+    };
+    let near = before(0);
+    let far = if count == 0 {
+        0
+    } else {
+        before(1) & !near & !(1u32 << pieces[0])
+    };
+    LineWay {
+        pieces,
+        count,
+        near,
+        far,
+    }
+}
+
+/// File bits (bit `r` for rank `r`) as square bits on file a; shifted left
+/// by the file for the others.
+static FILE_SPREAD: [u128; 1024] = {
+    let mut t = [0u128; 1024];
+    let mut bits = 0;
+    while bits < 1024 {
+        let mut r = 0;
+        while r < 10 {
+            if bits & (1 << r) != 0 {
+                t[bits] |= 1u128 << (r * 9);
+            }
+            r += 1;
+        }
+        bits += 1;
+    }
+    t
+};
+
+/// For a point and the diagonal step `DIAG[j]` (indexed `j`) that leads
+/// to it from a king: the two points a horse checks that king from over
+/// this point as its leg, one step further along each of the step's two
+/// parts — as square bits, and as cells (a cell off the board where the
+/// point lies at the edge).
+static HORSE_BEYOND: [[(u128, [Cell; 2]); 4]; 90] = {
+    const DIAG_PARTS: [(isize, isize); 4] = [(N, E), (N, W), (S, E), (S, W)];
+    let mut t = [[(0u128, [0usize; 2]); 4]; 90];
+    let mut i = 0;
+    while i < 90 {
+        let leg = CELL_OF_INDEX[i] as usize;
+        let mut j = 0;
+        while j < 4 {
+            let (a, b) = DIAG_PARTS[j];
+            let points = [(leg as isize + a) as usize, (leg as isize + b) as usize];
+            let mut bits = 0u128;
+            let mut n = 0;
+            while n < 2 {
+                if FLAGS[points[n]] & ON_BOARD != 0 {
+                    bits |= 1u128 << square_of(points[n]).index();
+                }
+                n += 1;
+            }
+            t[i][j] = (bits, points);
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Where a move of the side to move may give check (bit `i` for square
+/// index `i`), see [`Position::check_squares`]. A check is new (the enemy
+/// king is not in check before the move), so it is direct, by the moved
+/// piece from where it lands, or discovered, by what the move changes on a
+/// line or a horse leg aimed at the king. The move changes the board only
+/// where it leaves and lands, so every check is one of:
+/// * a rook landing on `rook`, a cannon on `cannon`, a horse on `horse`
+///   (a pawn beside the king is the caller's);
+/// * a move of the piece on a `discover` point: the only piece between our
+///   rook and the king, one of the two before our cannon (leaving, or taking
+///   the other along the line), or the piece on the leg of our horse;
+/// * a piece landing on a `screen` point, between the king and our cannon
+///   with nothing between them.
+///
+/// Kings never give check by moving: facing kings would be the mover's own
+/// illegal move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CheckSquares {
+    pub(crate) rook: u128,
+    pub(crate) cannon: u128,
+    pub(crate) horse: u128,
+    pub(crate) discover: u128,
+    pub(crate) screen: u128,
 }
 
 /// Per-point risk flags for one position's king, see [`Position::fill_risk`].
