@@ -577,6 +577,99 @@ impl Position {
         }
     }
 
+    /// The pseudo-legal moves of the piece on `from` (square index `i`, the
+    /// side to move's) that land on `targets` (bit per square index), in the
+    /// order [`Self::generate_from`] gives them. A rook or cannon looks only
+    /// at the targets on its own rank and file; another piece whose reach
+    /// misses every target is passed over without a move made.
+    #[inline(always)]
+    fn generate_wanted(&self, from: Cell, i: usize, targets: u128, f: &mut impl FnMut(Cell, Cell)) {
+        if targets == u128::MAX {
+            return self.generate_from(from, f);
+        }
+        let code = kind_code(self.cells[from]);
+        if code == 4 || code == 5 {
+            return self.slide_to(from, code == 4, targets, f);
+        }
+        let reach = match code {
+            3 => REACH[i].horse,
+            2 => REACH[i].elephant,
+            1 => REACH[i].advisor,
+            _ => REACH[i].beside,
+        };
+        if reach & targets == 0 {
+            return;
+        }
+        self.generate_from(from, &mut |fr, to| {
+            if targets & (1u128 << square_of(to).index()) != 0 {
+                f(fr, to);
+            }
+        });
+    }
+
+    /// [`Self::generate_wanted`] for a rook (`rook`) or a cannon: the
+    /// sliding tables give its rank and file, masked by the targets there.
+    #[inline(always)]
+    fn slide_to(&self, from: Cell, rook: bool, targets: u128, f: &mut impl FnMut(Cell, Cell)) {
+        let cells = &self.cells;
+        let (lo, hi) = code_range(self.side.opponent());
+        let r = (from >> 4) - 3;
+        let fl = (from & 15) - 3;
+        let row = from & !15;
+        let col = from & 15;
+        // The targets on the piece's rank and file, as line bits.
+        let on_rank = ((targets >> (r * 9)) as u32) & 0x1FF;
+        let mut on_file = 0u32;
+        let mut bits = targets & (FILE_SPREAD[0x3FF] << fl);
+        while bits != 0 {
+            on_file |= 1 << (bits.trailing_zeros() / 9);
+            bits &= bits - 1;
+        }
+        let (rank_occ, file_occ) = (self.rank_occ[r] as u32, self.file_occ[fl] as u32);
+        let along_rank = if on_rank != 0 {
+            RANK_SLIDES[fl][rank_occ as usize]
+        } else {
+            0
+        };
+        let along_file = if on_file != 0 {
+            FILE_SLIDES[r][file_occ as usize]
+        } else {
+            0
+        };
+        let mut quiet = along_rank & !rank_occ & on_rank;
+        while quiet != 0 {
+            f(from, row + 3 + quiet.trailing_zeros() as usize);
+            quiet &= quiet - 1;
+        }
+        let mut quiet = along_file & !file_occ & on_file;
+        while quiet != 0 {
+            f(from, ((quiet.trailing_zeros() as usize + 3) << 4) + col);
+            quiet &= quiet - 1;
+        }
+        let (mut rank_caps, mut file_caps) = if rook {
+            (
+                along_rank & rank_occ & on_rank,
+                along_file & file_occ & on_file,
+            )
+        } else {
+            ((along_rank >> 16) & on_rank, (along_file >> 16) & on_file)
+        };
+        while rank_caps != 0 {
+            let t = row + 3 + rank_caps.trailing_zeros() as usize;
+            if cells[t] >= lo && cells[t] <= hi {
+                f(from, t);
+            }
+            rank_caps &= rank_caps - 1;
+        }
+        while file_caps != 0 {
+            let t = ((file_caps.trailing_zeros() as usize + 3) << 4) + col;
+            if cells[t] >= lo && cells[t] <= hi {
+                f(from, t);
+            }
+            file_caps &= file_caps - 1;
+        }
+    }
+
     /// Pseudo-legal moves of the piece on `from` (which must belong to the side to move).
     #[inline]
     fn generate_from(&self, from: Cell, f: &mut impl FnMut(Cell, Cell)) {
@@ -902,7 +995,6 @@ impl Position {
             if targets == 0 {
                 continue;
             }
-            let wanted_to = |to: Cell| targets & (1u128 << square_of(to).index()) != 0;
             let mut emit = |to: Cell, test: bool, in_check: bool| {
                 if !go {
                     return;
@@ -920,22 +1012,16 @@ impl Position {
                     }
                 });
             } else if r.flags[from] & LEAVE != 0 {
-                self.generate_from(from, &mut |_, to| {
-                    if wanted_to(to) {
-                        emit(to, true, false);
-                    }
+                self.generate_wanted(from, i, targets, &mut |_, to| {
+                    emit(to, true, false);
                 });
             } else if r.any_entry {
-                self.generate_from(from, &mut |_, to| {
-                    if wanted_to(to) {
-                        emit(to, r.flags[to] & ENTER != 0, false);
-                    }
+                self.generate_wanted(from, i, targets, &mut |_, to| {
+                    emit(to, r.flags[to] & ENTER != 0, false);
                 });
             } else {
-                self.generate_from(from, &mut |_, to| {
-                    if wanted_to(to) {
-                        emit(to, false, false);
-                    }
+                self.generate_wanted(from, i, targets, &mut |_, to| {
+                    emit(to, false, false);
                 });
             }
         }
@@ -1307,6 +1393,55 @@ static FILE_SPREAD: [u128; 1024] = {
             r += 1;
         }
         bits += 1;
+    }
+    t
+};
+
+/// Where a piece on a point could ever move to in one move, by kind, side
+/// and palace aside (bit per square index): what [`Position::generate_wanted`]
+/// asks before generating a piece's moves at all.
+#[derive(Clone, Copy)]
+struct Reach {
+    horse: u128,
+    elephant: u128,
+    advisor: u128,
+    /// The orthogonal neighbours: a king's or a pawn's moves.
+    beside: u128,
+}
+
+/// The square bit of the point `d` away from cell `c`, if on the board.
+const fn point_bit(c: Cell, d: isize) -> u128 {
+    let x = (c as isize + d) as usize;
+    if FLAGS[x] & ON_BOARD != 0 {
+        1u128 << square_of(x).index()
+    } else {
+        0
+    }
+}
+
+static REACH: [Reach; 90] = {
+    let mut t = [Reach {
+        horse: 0,
+        elephant: 0,
+        advisor: 0,
+        beside: 0,
+    }; 90];
+    let mut i = 0;
+    while i < 90 {
+        let c = CELL_OF_INDEX[i] as usize;
+        let mut j = 0;
+        while j < 8 {
+            t[i].horse |= point_bit(c, HORSE_JUMPS[j].1);
+            j += 1;
+        }
+        let mut j = 0;
+        while j < 4 {
+            t[i].elephant |= point_bit(c, 2 * DIAG[j]);
+            t[i].advisor |= point_bit(c, DIAG[j]);
+            t[i].beside |= point_bit(c, ORTH[j]);
+            j += 1;
+        }
+        i += 1;
     }
     t
 };
