@@ -1058,6 +1058,19 @@ impl Position {
         (list, in_check)
     }
 
+    /// Whether moving the piece on `from` to `to` leaves its own king
+    /// unattacked, whichever side is to move (`true` for an empty `from`):
+    /// the legality test of a capture asked of either side, as the attack
+    /// questions ask it.
+    pub(crate) fn keeps_own_king_safe(&self, from: Square, to: Square) -> bool {
+        let f = cell_of(from);
+        let Some(p) = decode(self.cells[f]) else {
+            return true;
+        };
+        let us = p.color;
+        self.leaves_king_safe(f, cell_of(to), self.kings[us.index()], us.opponent(), true)
+    }
+
     /// Whether the move `from → to` leaves the mover's king (on `ksq`) safe.
     /// Out of check, a move other than the king's can only open or close the
     /// king's rank and file and the horse leg it leaves, so only those are
