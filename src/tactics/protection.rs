@@ -95,7 +95,9 @@ pub fn protection(pos: &Position, sq: Square) -> Option<Protection> {
     }
     let own = piece.color;
     let grid = Grid::of(pos);
-    let (before, real, fake) = roots_on(&grid, sq, own);
+    let (before, real, fake) = roots_on(&grid, sq, own, |from, to| {
+        capture_keeps_king_safe(&grid, from, to, own)
+    });
     let captures = grid_attackers(&grid, sq, own.opponent())
         .into_iter()
         .map(|capturer| {
@@ -133,23 +135,28 @@ pub fn roots(pos: &Position, sq: Square) -> Option<(Vec<Square>, Vec<Square>)> {
     if piece.kind == Kind::King {
         return None;
     }
-    let (_, real, fake) = roots_on(pos, sq, piece.color);
+    let (_, real, fake) = roots_on(pos, sq, piece.color, |from, to| {
+        pos.keeps_own_king_safe(from, to)
+    });
     Some((real, fake))
 }
 
 /// The pseudo-protectors of `sq` by `own` on any placement, and of them the
-/// real and the fake roots.
+/// real and the fake roots; `safe(from, to)` tells whether retaking from
+/// `from` leaves the king safe (the placement's own test, the fastest there
+/// is for it).
 fn roots_on<B: Occupancy + ?Sized>(
     grid: &B,
     sq: Square,
     own: Color,
+    safe: impl Fn(Square, Square) -> bool,
 ) -> (Vec<Attacker>, Vec<Square>, Vec<Square>) {
     let before = grid_pseudo_attackers(grid, sq, own);
     // A pseudo-protector is a real root when retaking leaves its king
     // safe (what `grid_attackers` asks of each), a fake one otherwise.
     let (mut real, mut fake) = (Vec::new(), Vec::new());
     for a in &before {
-        if capture_keeps_king_safe(grid, a.square, sq, own) {
+        if safe(a.square, sq) {
             real.push(a.square);
         } else {
             fake.push(a.square);
