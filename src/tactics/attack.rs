@@ -714,13 +714,7 @@ mod tests {
     fn the_check_prefilter_never_misses_a_check() {
         // Random playouts from the start: every move that gives check passes
         // the cheap filter the searches rely on, and most others do not.
-        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let (mut checks, mut quiet, mut rejected) = (0, 0, 0);
         for _ in 0..200 {
             let mut p = Position::startpos();
@@ -751,6 +745,16 @@ mod tests {
             "the filter let through {} of {quiet} moves that do not check",
             quiet - rejected
         );
+    }
+
+    /// A small pseudo-random sequence (xorshift64), the same on every run.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
     }
 
     /// Every position of the bundled games in `file` that a move was played
@@ -872,13 +876,7 @@ mod tests {
     /// every position of 1,125 bundled master games.
     #[test]
     fn wanted_generation_matches_the_full_generation_for_any_targets() {
-        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let mut mask = || {
             // Sparse sets, as the searches ask: about one point in eight.
             let (a, b, c) = (next(), next(), next());
