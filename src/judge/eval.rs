@@ -429,6 +429,7 @@ pub struct Evaluator<'p> {
 
 impl Drop for Evaluator<'_> {
     fn drop(&mut self) {
+        self.recycle_contexts();
         let mut scratch = Box::new(Scratch {
             stack: std::mem::take(&mut self.stack),
             ctxs: std::mem::take(&mut self.ctxs),
@@ -439,13 +440,7 @@ impl Drop for Evaluator<'_> {
             spare_tables: std::mem::take(&mut self.spare_tables),
         });
         scratch.stack.clear();
-        for c in scratch.ctxs.drain(..) {
-            for mut t in c.attackers.into_iter().flatten() {
-                t.clear();
-                scratch.spare_tables.push(t);
-            }
-        }
-        scratch.spare_tables.truncate(SPARE_TABLES);
+        scratch.ctxs.clear();
         scratch.derived.clear();
         scratch.memo.clear();
         scratch.traces.clear();
