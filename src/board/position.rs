@@ -968,6 +968,7 @@ impl Position {
         let mut risk = Risk {
             flags: [0; 256],
             any_entry: false,
+            resolve: 0,
         };
         let in_check = self.fill_risk(ksq, them, &mut risk);
         if in_check {
@@ -1005,12 +1006,11 @@ impl Position {
                 }
             };
             if in_check {
-                let touches = from == ksq || r.flags[from] & RESOLVE != 0;
-                self.generate_from(from, &mut |_, to| {
-                    if touches || r.flags[to] & RESOLVE != 0 {
-                        emit(to, true, true);
-                    }
-                });
+                if from == ksq || r.flags[from] & RESOLVE != 0 {
+                    self.generate_from(from, &mut |_, to| emit(to, true, true));
+                } else {
+                    self.generate_wanted(from, i, r.resolve, &mut |_, to| emit(to, true, true));
+                }
             } else if r.flags[from] & LEAVE != 0 {
                 self.generate_wanted(from, i, targets, &mut |_, to| {
                     emit(to, true, false);
@@ -1287,10 +1287,10 @@ impl Position {
                     if checks {
                         let mut e = offset(k, d);
                         while e != t {
-                            risk.flags[e] |= RESOLVE;
+                            risk.resolve(e);
                             e = offset(e, d);
                         }
-                        risk.flags[t] |= RESOLVE;
+                        risk.resolve(t);
                         break;
                     }
                     seen += 1;
@@ -1301,14 +1301,14 @@ impl Position {
         let horse = code_of(them, Kind::Horse);
         for (leg, h) in HORSE_ATTACKERS {
             if cells[offset(k, h)] == horse && cells[offset(k, leg)] == EMPTY {
-                risk.flags[offset(k, h)] |= RESOLVE;
-                risk.flags[offset(k, leg)] |= RESOLVE;
+                risk.resolve(offset(k, h));
+                risk.resolve(offset(k, leg));
             }
         }
         let pawn = code_of(them, Kind::Pawn);
         for d in ORTH {
             if cells[offset(k, d)] == pawn {
-                risk.flags[offset(k, d)] |= RESOLVE;
+                risk.resolve(offset(k, d));
             }
         }
     }
@@ -1519,6 +1519,18 @@ pub(crate) struct CheckSquares {
 struct Risk {
     flags: [u8; 256],
     any_entry: bool,
+    /// The points flagged [`RESOLVE`], as square bits: the targets of a
+    /// piece that does not stand on one of them.
+    resolve: u128,
+}
+
+impl Risk {
+    /// Flags a point a move must leave or reach to answer the check.
+    #[inline]
+    fn resolve(&mut self, c: Cell) {
+        self.flags[c] |= RESOLVE;
+        self.resolve |= 1u128 << square_of(c).index();
+    }
 }
 
 /// The enemy's line pieces, by cell code.
