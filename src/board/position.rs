@@ -721,26 +721,46 @@ impl Position {
         let codes = [rook, cannon];
         let rocc = u32::from(self.rank_occ[kr]);
         let focc = u32::from(self.file_occ[kf]);
-        for up in [true, false] {
-            // The king's rank: line bit i is file i.
-            self.check_line(
-                line_way(rocc, kf as u32, 9, up),
-                |bits| u128::from(bits) << (kr * 9),
-                |i| (k & !15) + 3 + i as usize,
-                ours,
-                codes,
-                &mut out,
-            );
-            // The king's file: line bit i is rank i.
-            self.check_line(
-                line_way(focc, kr as u32, 10, up),
-                |bits| FILE_SPREAD[bits as usize] << kf,
-                |i| ((i as usize + 3) << 4) + (k & 15),
-                ours,
-                codes,
-                &mut out,
-            );
-        }
+        // The king's rank (line bit i is file i) and file (line bit i is
+        // rank i), each both ways; written out so that each way's `up` is
+        // a constant.
+        let rank = |bits: u32| u128::from(bits) << (kr * 9);
+        let rank_cell = |i: u32| (k & !15) + 3 + i as usize;
+        let file = |bits: u32| FILE_SPREAD[bits as usize] << kf;
+        let file_cell = |i: u32| ((i as usize + 3) << 4) + (k & 15);
+        let (rf, ff) = (kf as u32, kr as u32);
+        self.check_line(
+            line_way(rocc, rf, 9, true),
+            rank,
+            rank_cell,
+            ours,
+            codes,
+            &mut out,
+        );
+        self.check_line(
+            line_way(rocc, rf, 9, false),
+            rank,
+            rank_cell,
+            ours,
+            codes,
+            &mut out,
+        );
+        self.check_line(
+            line_way(focc, ff, 10, true),
+            file,
+            file_cell,
+            ours,
+            codes,
+            &mut out,
+        );
+        self.check_line(
+            line_way(focc, ff, 10, false),
+            file,
+            file_cell,
+            ours,
+            codes,
+            &mut out,
+        );
         // A horse checks from the two points beyond an empty leg; our piece
         // on the leg of our horse there discovers a check by leaving.
         for (j, d) in DIAG.into_iter().enumerate() {
