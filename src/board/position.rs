@@ -729,38 +729,22 @@ impl Position {
         let file = |bits: u32| FILE_SPREAD[bits as usize] << kf;
         let file_cell = |i: u32| ((i as usize + 3) << 4) + (k & 15);
         let (rf, ff) = (kf as u32, kr as u32);
-        self.check_line(
-            line_way(rocc, rf, 9, true),
-            rank,
-            rank_cell,
-            ours,
-            codes,
-            &mut out,
-        );
-        self.check_line(
-            line_way(rocc, rf, 9, false),
-            rank,
-            rank_cell,
-            ours,
-            codes,
-            &mut out,
-        );
-        self.check_line(
-            line_way(focc, ff, 10, true),
-            file,
-            file_cell,
-            ours,
-            codes,
-            &mut out,
-        );
-        self.check_line(
-            line_way(focc, ff, 10, false),
-            file,
-            file_cell,
-            ours,
-            codes,
-            &mut out,
-        );
+        macro_rules! way {
+            ($occ:expr, $at:expr, $len:expr, $up:expr, $spread:expr, $cell:expr) => {
+                self.check_line(
+                    line_way($occ, $at, $len, $up),
+                    $spread,
+                    $cell,
+                    ours,
+                    codes,
+                    &mut out,
+                )
+            };
+        }
+        way!(rocc, rf, 9, true, rank, rank_cell);
+        way!(rocc, rf, 9, false, rank, rank_cell);
+        way!(focc, ff, 10, true, file, file_cell);
+        way!(focc, ff, 10, false, file, file_cell);
         // A horse checks from the two points beyond an empty leg; our piece
         // on the leg of our horse there discovers a check by leaving.
         for (j, d) in DIAG.into_iter().enumerate() {
