@@ -17,7 +17,7 @@ use miette::Diagnostic;
 
 use qili::board::{parse_fen, Color, START_FEN};
 use qili::judge::case::{compare, Case};
-use qili::judge::report::{outcome_id, to_json, to_text};
+use qili::judge::report::{outcome_id, reasons, to_json, to_text};
 use qili::judge::{judge_cycle, judge_line, Options, Outcome, Rulebook};
 
 fn edition(id: &str) -> Rulebook {
@@ -271,7 +271,10 @@ override order 将 > 续 > 杀 > 捉 > 兑 = 献 = 闲
         &book,
         &start,
         "a8a9 d9d8 a9a8 d8d9",
-        Options { explain: true },
+        Options {
+            explain: true,
+            ..Options::default()
+        },
     )
     .unwrap();
     let held: Vec<Vec<&str>> = r
@@ -620,6 +623,63 @@ fn guards_change_no_ruling_on_real_game_cycles() {
         }
         assert_eq!(a.outcome, b.outcome, "{fen}");
     }
+}
+
+/// The default trace keeps only what the reasons read, and the reasons
+/// come out word for word as from the full trace: on master-game cycles
+/// and on every corpus case under every edition with a rules file, in both
+/// languages, and the rulings themselves are the same.
+#[test]
+fn the_lean_trace_gives_the_full_traces_reasons() {
+    let full = Options {
+        full_trace: true,
+        ..Options::default()
+    };
+    let mut judged: Vec<(Rulebook, qili::judge::Cycle)> = Vec::new();
+    let book = edition("2011");
+    for cy in game_cycles(150) {
+        judged.push((book.clone(), cy));
+    }
+    let files = qili::cli::judge::case_files(&["cases".into()]).unwrap();
+    for case in files.iter().flat_map(|f| Case::load_all(f).unwrap()) {
+        for e in &case.expect {
+            for ed in &e.editions {
+                if Path::new("rules").join(format!("{ed}.qili")).is_file() {
+                    judged.push((edition(ed), qili::cli::judge::prepare(&case).unwrap()));
+                }
+            }
+        }
+    }
+    assert!(judged.len() >= 200, "{}", judged.len());
+    let mut lean_facts = 0;
+    let mut full_facts = 0;
+    for (book, cy) in judged {
+        let a = judge_cycle(&book, cy.clone(), Options::default());
+        let b = judge_cycle(&book, cy, full);
+        let fen = qili::board::to_fen(&a.cycle.start);
+        assert_eq!(a.outcome, b.outcome, "{fen}");
+        for (x, y) in a.moves.iter().zip(&b.moves) {
+            assert_eq!(x.natures, y.natures, "{fen}, ply {}", x.ply);
+            assert_eq!(
+                reasons(&book, x),
+                reasons(&book, y),
+                "{} {fen}, ply {}",
+                book.id(),
+                x.ply
+            );
+            lean_facts += x.trace.iter().map(size).sum::<usize>();
+            full_facts += y.trace.iter().map(size).sum::<usize>();
+        }
+        for zh in [true, false] {
+            assert_eq!(to_text(&book, &a, zh, false), to_text(&book, &b, zh, false));
+        }
+    }
+    // The cut is real: the full traces hold more steps.
+    assert!(lean_facts < full_facts, "{lean_facts} vs {full_facts}");
+}
+
+fn size(t: &qili::judge::Trace) -> usize {
+    1 + t.children.iter().map(size).sum::<usize>()
 }
 
 /// A move is ruled alike wherever the cycle starts: nothing the judge keeps

@@ -68,6 +68,7 @@ pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
         cycle,
         Options {
             explain: args.explain,
+            ..Options::default()
         },
     );
     let zh = args.lang == Lang::Zh;

@@ -411,12 +411,18 @@ pub struct Evaluator<'p> {
     /// A search ran out of nodes while judging the current move.
     pub exhausted: bool,
     tracing: bool,
+    /// What of the trace being taken the reasons will read (always
+    /// [`Reading::Full`] when `exhaustive`).
+    reading: Reading,
     traces: Vec<Vec<Trace>>,
     /// Work done, for profiling: exchange searches, mate searches, contexts.
     pub stats: Stats,
     /// Explain failures too: a failing `exists` shows each member it tried
     /// (`--explain`), not only that none qualified.
     pub exhaustive: bool,
+    /// Cut traces to what the reasons read (see [`Reading`]); never when
+    /// `exhaustive`.
+    pub lean: bool,
     /// Search results by position (Zobrist hash), shared by every context
     /// of the judgement: the cycle's positions come back as the root of
     /// one move and the `before` of the next, and hypothetical captures
@@ -471,6 +477,24 @@ enum SearchKey {
     Mate(u64, Color, i64, bool),
     Above(u64, u8, u8, Ask, i64),
     BestAbove(u64, Color, i64),
+}
+
+/// How much of a trace is taken. Without `explain`, a trace is kept for
+/// the reasons ([`crate::judge::report::reasons`]), which read the facts
+/// under the parts that hold and, anywhere, the contexts that failed with
+/// the names of the definitions directly in them. The rest is never worded:
+/// under a failed part no fact is written and no search is run only to show
+/// a value (comparisons are asked as thresholds, as when not tracing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    /// Every fact: the part holds (or `explain` asked for everything).
+    Full,
+    /// Under a part that failed: only contexts and the definitions that
+    /// can hold one.
+    Failed,
+    /// Directly under a context that failed: only the names of the
+    /// definitions its body calls.
+    Names,
 }
 
 /// Search results by position, handed from one evaluator to the next.
@@ -538,11 +562,13 @@ impl<'p> Evaluator<'p> {
             budget: NodeBudget::new(JUDGEMENT_NODES),
             exhausted: false,
             tracing: false,
+            reading: Reading::Full,
             traces,
             stats: Stats::default(),
             searches,
             spare_tables,
             exhaustive: false,
+            lean: false,
         }
     }
 
@@ -791,6 +817,7 @@ impl<'p> Evaluator<'p> {
         self.stack
             .resize(base + frame.max(args.len()), Value::Bool(false));
         self.tracing = trace;
+        self.reading = Reading::Full;
         if trace {
             self.traces.push(Vec::new());
         }
@@ -816,6 +843,17 @@ impl<'p> Evaluator<'p> {
 
     // ---- tracing helpers -------------------------------------------------
 
+    /// Whether facts are worded now: tracing, and the reasons would read
+    /// them.
+    fn wording(&self) -> bool {
+        self.tracing && self.reading == Reading::Full
+    }
+
+    /// Whether the trace is cut to what the reasons read.
+    fn lean(&self) -> bool {
+        self.tracing && self.lean && !self.exhaustive
+    }
+
     fn note(&mut self, t: Trace) {
         if let Some(top) = self.traces.last_mut() {
             top.push(t);
@@ -823,7 +861,7 @@ impl<'p> Evaluator<'p> {
     }
 
     fn fact(&mut self, what: Text, holds: Option<bool>) {
-        if self.tracing {
+        if self.wording() {
             self.note(Trace {
                 step: Step::Fact,
                 what,
@@ -977,7 +1015,7 @@ impl<'p> Evaluator<'p> {
             BinOp::Or => {
                 Value::Bool(self.eval(a, ctx, base).truth() || self.eval(b, ctx, base).truth())
             }
-            BinOp::Le | BinOp::Lt if !self.tracing => {
+            BinOp::Le | BinOp::Lt if !self.wording() => {
                 // x <= t is not x > t; x < t is not x >= t.
                 let flipped = if op == BinOp::Le {
                     BinOp::Gt
@@ -991,7 +1029,7 @@ impl<'p> Evaluator<'p> {
                 let y = self.eval(b, ctx, base).int();
                 Value::Bool(if op == BinOp::Le { x <= y } else { x < y })
             }
-            BinOp::Gt | BinOp::Ge if !self.tracing => {
+            BinOp::Gt | BinOp::Ge if !self.wording() => {
                 if let Some(v) = self.threshold(op, a, b, ctx, base) {
                     return Value::Bool(v);
                 }
@@ -1254,7 +1292,7 @@ impl<'p> Evaluator<'p> {
             }
         }
         self.tracing = tracing;
-        if !tracing {
+        if !tracing || (self.lean() && self.reading == Reading::Names) {
             return Value::Bool(if decided.is_some() { want } else { !want });
         }
         let Some(i) = decided else {
@@ -1307,12 +1345,18 @@ impl<'p> Evaluator<'p> {
         };
         let m = members[i].clone();
         self.stack[base + slot] = m.clone();
+        let outer = self.reading;
+        if self.lean() && !want {
+            // A `forall`'s counterexample fails.
+            self.reading = Reading::Failed;
+        }
         self.open();
         if let Some(f) = filter {
             self.eval(f, ctx, base);
         }
         let holds = self.eval(body, ctx, base).truth();
         let children = self.close();
+        self.reading = outer;
         let shown = self.show(&m, ctx);
         let (zh, en) = if want {
             (
@@ -1363,9 +1407,38 @@ impl<'p> Evaluator<'p> {
         };
         self.stack
             .resize(inner + code.frame.max(args.len()), Value::Bool(false));
-        self.open();
-        let v = self.eval(&code.body, ctx, inner);
-        let children = self.close();
+        let (v, children) = if self.lean() {
+            // Whether the definition holds decides what of its body the
+            // reasons read; the untraced value mostly comes from the memo.
+            let found = self.untraced_body(&code.body, ctx, inner, key);
+            let outer = self.reading;
+            let reading = match outer {
+                Reading::Names => None,
+                _ if outer == Reading::Failed || matches!(found, Value::Bool(false)) => self
+                    .prog
+                    .has_context
+                    .get(d)
+                    .copied()
+                    .unwrap_or(true)
+                    .then_some(Reading::Failed),
+                _ => Some(Reading::Full),
+            };
+            match reading {
+                None => (found, Vec::new()),
+                Some(r) => {
+                    self.reading = r;
+                    self.open();
+                    let v = self.eval(&code.body, ctx, inner);
+                    let children = self.close();
+                    self.reading = outer;
+                    (v, children)
+                }
+            }
+        } else {
+            self.open();
+            let v = self.eval(&code.body, ctx, inner);
+            (v, self.close())
+        };
         self.stack.truncate(inner);
         if self.tracing {
             // `name(args)`, and ` = value` when it is not a truth; the
@@ -1414,9 +1487,48 @@ impl<'p> Evaluator<'p> {
         v
     }
 
+    /// A definition's body evaluated without tracing (its frame in place),
+    /// through the memo.
+    fn untraced_body(
+        &mut self,
+        body: &'p Node,
+        ctx: usize,
+        inner: usize,
+        key: Option<(usize, usize, [u32; 3])>,
+    ) -> Value {
+        if let Some(v) = key.and_then(|k| self.memo.get(&k)) {
+            return v.clone();
+        }
+        let was = self.tracing;
+        self.tracing = false;
+        let v = self.eval(body, ctx, inner);
+        self.tracing = was;
+        if let Some(k) = key {
+            self.memo.insert(k, v.clone());
+        }
+        v
+    }
+
+    /// `node` evaluated without tracing.
+    fn untraced(&mut self, node: &'p Node, ctx: usize, base: usize) -> Value {
+        let was = self.tracing;
+        self.tracing = false;
+        let v = self.eval(node, ctx, base);
+        self.tracing = was;
+        v
+    }
+
     fn in_context(&mut self, how: Derive, body: &'p Node, ctx: usize, base: usize) -> Value {
+        if self.lean() && self.reading == Reading::Names {
+            // Only definitions directly under the failed context are named.
+            let was = self.tracing;
+            self.tracing = false;
+            let v = self.in_context(how, body, ctx, base);
+            self.tracing = was;
+            return v;
+        }
         let Some(inner) = self.derive(ctx, how) else {
-            if self.tracing {
+            if self.wording() {
                 let (zh, en) = match how {
                     Derive::Take(a, b) => (
                         cat!(
@@ -1451,9 +1563,15 @@ impl<'p> Evaluator<'p> {
             }
             return Value::Bool(false);
         };
+        let outer = self.reading;
+        if self.lean() && matches!(self.untraced(body, inner, base), Value::Bool(false)) {
+            // A failed context is read by the definitions directly in it.
+            self.reading = Reading::Names;
+        }
         self.open();
         let v = self.eval(body, inner, base);
         let children = self.close();
+        self.reading = outer;
         if self.tracing {
             let what = match how {
                 Derive::Before => Text::new("着法之前", "before the move"),
@@ -1496,6 +1614,13 @@ impl<'p> Evaluator<'p> {
     /// are shared by position, so a fact the judgement found is not
     /// searched again.
     fn after_move(&mut self, m: &'p Node, body: &'p Node, ctx: usize, base: usize) -> Value {
+        if self.lean() && self.reading == Reading::Names {
+            let was = self.tracing;
+            self.tracing = false;
+            let v = self.after_move(m, body, ctx, base);
+            self.tracing = was;
+            return v;
+        }
         let Value::Move(i) = self.eval(m, ctx, base) else {
             return Value::Bool(false);
         };
@@ -1758,7 +1883,7 @@ impl<'p> Evaluator<'p> {
                     .get(ctx)
                     .and_then(|c| Some((c.square(a)?, c.square(b)?)));
                 let yes = sqs.is_some_and(|(f, t)| self.can_take_sq(ctx, f, t));
-                if self.tracing {
+                if self.wording() {
                     let (pa, pb) = (self.piece_text(a, ctx), self.piece_text(b, ctx));
                     let t = if yes {
                         Text::new(
@@ -1806,7 +1931,7 @@ impl<'p> Evaluator<'p> {
                 } else {
                     Rc::new(list.iter().map(|s| Value::Piece(c.id(*s))).collect())
                 };
-                if self.tracing {
+                if self.wording() {
                     let pt = self.piece_text(id, ctx);
                     let names: Vec<Text> = list
                         .iter()
@@ -1850,7 +1975,7 @@ impl<'p> Evaluator<'p> {
                     },
                 };
                 let s = self.exchange(ctx, a, b, ask);
-                if self.tracing {
+                if self.wording() {
                     let (pa, pb) = (self.piece_text(a, ctx), self.piece_text(b, ctx));
                     let mut line = line_text(s.start.as_deref(), &s.line);
                     if let Some(Value::Set(spared)) = v.get(2) {
@@ -1915,7 +2040,7 @@ impl<'p> Evaluator<'p> {
                     return Value::Int(0);
                 };
                 let s = self.best_capture(ctx, side);
-                if self.tracing {
+                if self.wording() {
                     let line = line_text(s.start.as_deref(), &s.line);
                     let t = if s.value > 0 {
                         Text::new(
@@ -1942,7 +2067,7 @@ impl<'p> Evaluator<'p> {
                     return Value::Bool(false);
                 };
                 let yes = self.ctxs.get(ctx).is_some_and(|c| c.pos.is_in_check(side));
-                if self.tracing && yes {
+                if self.wording() && yes {
                     self.fact(
                         Text::new(
                             cat!(side.chinese(), "方被将军"),
@@ -1969,7 +2094,7 @@ impl<'p> Evaluator<'p> {
                     p.pass();
                     !p.has_legal_move()
                 };
-                if self.tracing {
+                if self.wording() {
                     self.fact(
                         if yes {
                             Text::new(
@@ -1997,7 +2122,7 @@ impl<'p> Evaluator<'p> {
                 let any = p == Prim::MatesIn;
                 let s = self.mate(ctx, side, n, p == Prim::ThreatensMate, any);
                 let yes = s.value != 0;
-                if self.tracing {
+                if self.wording() {
                     let line = line_text(s.start.as_deref(), &s.line);
                     let (zh, en) = (side.chinese(), side.english());
                     let t = match (yes, s.exhausted, any) {

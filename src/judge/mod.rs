@@ -120,6 +120,15 @@ pub struct Options {
     /// Trace every nature and clause, held or not (for `--explain`); by
     /// default only what decided each move is traced.
     pub explain: bool,
+    /// Keep every fact of the traces taken. By default a trace keeps what
+    /// the reasons read ([`report::reasons`]): the facts under the parts
+    /// that hold, and the contexts that failed, named by the definitions
+    /// directly in them; a part that failed keeps its name and, where it
+    /// can hold one, the failed contexts beneath it. The reasons come out
+    /// the same either way; the full trace costs the wording of every fact
+    /// and the searches that only give a failed part's values. `explain`
+    /// always keeps everything.
+    pub full_trace: bool,
 }
 
 /// One move of the cycle, classified.
@@ -197,6 +206,7 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
     let prog = &book.program;
     let mut ev = Evaluator::new(prog);
     ev.exhaustive = opts.explain;
+    ev.lean = !opts.explain && !opts.full_trace;
     let mut moves = Vec::with_capacity(cycle.moves.len());
     let mut positions = Vec::with_capacity(cycle.moves.len() + 1);
     positions.push(cycle.start.clone());
@@ -259,6 +269,7 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
         idents,
     };
     let mut ev = Evaluator::new(prog);
+    ev.lean = !opts.explain && !opts.full_trace;
     ev.give_searches(searches);
     ev.start_cycle(&facts);
     let sides = Color::ALL.map(|side| {

@@ -278,6 +278,12 @@ pub struct Program {
     /// of the judged move and of single pieces (no set, no search, no other
     /// position), so evaluating it again costs less than remembering it.
     pub cheap: Vec<bool>,
+    /// For each definition, whether its trace can hold a context
+    /// (`before`, `previously`, `after …`), in its body or in the
+    /// definitions it calls. The reasons read a failed context wherever it
+    /// stands, even under a definition that failed; a failed definition
+    /// without one is traced by its name alone.
+    pub has_context: Vec<bool>,
 }
 
 impl Program {
@@ -582,6 +588,7 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
             Action::Recast { from, to } => from.iter().all(|f| weight[*f] <= weight[*to]),
         });
     let cheap = cheap_definitions(&defs);
+    let has_context = context_definitions(&defs);
     place_guards(&mut defs, &mut natures, &mut clauses, &mut cases);
     let this = resolved.this();
     let header = this.map(|l| &l.book.header);
@@ -601,7 +608,43 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
         lazy,
         needs_witnesses,
         cheap,
+        has_context,
     })
+}
+
+/// Which definitions can trace a context (see [`Program::has_context`]).
+fn context_definitions(defs: &[DefinitionCode]) -> Vec<bool> {
+    fn node(n: &Node, defs: &[DefinitionCode], memo: &mut [Option<bool>]) -> bool {
+        match &n.op {
+            Op::Before(_)
+            | Op::Previously(_)
+            | Op::AfterPass(_)
+            | Op::AfterLift(..)
+            | Op::AfterTake(..)
+            | Op::AfterMove(..) => return true,
+            Op::Def(d, _) if def(*d, defs, memo) => return true,
+            _ => {}
+        }
+        let mut found = false;
+        visit_children(n, |c| found = found || node(c, defs, memo));
+        found
+    }
+    fn def(d: usize, defs: &[DefinitionCode], memo: &mut [Option<bool>]) -> bool {
+        match memo.get(d) {
+            Some(Some(known)) => return *known,
+            // Out of range: say yes, which only costs tracing.
+            None => return true,
+            Some(None) => {}
+        }
+        // While being looked at (a cycle, which the checker refuses anyway),
+        // a definition counts as having none; its own body decides.
+        memo[d] = Some(false);
+        let found = node(&defs[d].body, defs, memo);
+        memo[d] = Some(found);
+        found
+    }
+    let mut memo = vec![None; defs.len()];
+    (0..defs.len()).map(|d| def(d, defs, &mut memo)).collect()
 }
 
 /// Which definitions are cheap (see [`Program::cheap`]).
