@@ -1032,6 +1032,23 @@ impl Position {
         in_check
     }
 
+    /// For a side in check: the moves that may answer the check, before
+    /// the legality test, in the order of [`Self::legal_moves`] (whose
+    /// moves are exactly those of them that pass
+    /// [`Self::keeps_own_king_safe`]). A search that stops at the first
+    /// answer that works tests only the answers it tries.
+    pub(crate) fn check_answer_candidates(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(
+            |m| {
+                list.push(m);
+                false
+            },
+            |_| true,
+        );
+        list
+    }
+
     /// The legal moves `keep` accepts; `keep` is asked before the (more
     /// costly) legality test.
     pub fn legal_moves_where(&self, keep: impl FnMut(Move) -> bool) -> MoveList {

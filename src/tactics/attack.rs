@@ -910,6 +910,35 @@ mod tests {
         assert!(picked > 500_000, "only {picked} moves picked");
     }
 
+    /// In check, the candidate answers that keep the king safe are the
+    /// legal moves, in their order: after every check playable in 1,125
+    /// master games (the mate search tests its answers one by one that way).
+    #[test]
+    fn check_answer_candidates_that_keep_the_king_safe_are_the_legal_moves() {
+        let mut checks = 0;
+        for p in game_positions("Liu_Dahua_1125_UCI_games.pgn") {
+            let filter = CheckFilter::new(&p);
+            for &m in p.legal_moves().iter() {
+                if !filter.may_check(&p, m) {
+                    continue;
+                }
+                let q = p.play(m).unwrap_or_else(|e| panic!("{e}"));
+                if !q.in_check() {
+                    continue;
+                }
+                let answers: Vec<Move> = q
+                    .check_answer_candidates()
+                    .iter()
+                    .copied()
+                    .filter(|a| q.keeps_own_king_safe(a.from, a.to))
+                    .collect();
+                assert_eq!(answers, q.legal_moves().to_vec(), "{q:?}");
+                checks += 1;
+            }
+        }
+        assert!(checks > 50_000, "only {checks} checks");
+    }
+
     #[test]
     fn the_check_prefilter_sees_discovered_checks() {
         let checks = |fen: &str, m: &str| {

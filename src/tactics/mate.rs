@@ -285,15 +285,18 @@ impl<'b> MateSearcher<'b> {
             }
             return Some(0);
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return Some(0);
-        }
+        // The answers are tested for legality only as they are tried: the
+        // first that escapes ends the node.
+        debug_assert!(pos.in_check());
+        let moves = pos.check_answer_candidates();
+        // With no legal answer (将死) the loop leaves 0.
         let mut worst = 0;
         // Captures first: taking the checker is the likeliest escape.
         for captures in [true, false] {
             for &m in moves.iter() {
-                if pos.piece_at(m.to).is_some() != captures {
+                if pos.piece_at(m.to).is_some() != captures
+                    || !pos.keeps_own_king_safe(m.from, m.to)
+                {
                     continue;
                 }
                 if !self.budget.spend() {
