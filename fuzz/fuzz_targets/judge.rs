@@ -1,6 +1,7 @@
 //! Any FEN and any moves (first line the FEN, the rest the moves) are
 //! either judged under the 2011 rules or refused with a diagnostic, never a
-//! panic; the text and JSON reports of a ruling always render.
+//! panic; the text and JSON reports of a ruling always render, explained
+//! and not.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -27,8 +28,16 @@ fuzz_target!(|data: &[u8]| {
     };
     let (fen, moves) = text.split_once('\n').unwrap_or((text, ""));
     let Ok(start) = qili::board::parse_fen(fen) else { return };
-    if let Ok(r) = judge_line(book, &start, moves, Options { explain: true }) {
+    let explain = Options {
+        explain: true,
+        ..Options::default()
+    };
+    if let Ok(r) = judge_line(book, &start, moves, explain) {
         let _ = report::to_text(book, &r, true, true);
         let _ = report::to_json(book, &r, false);
+    }
+    // The default ruling, whose traces keep only what the reasons read.
+    if let Ok(r) = judge_line(book, &start, moves, Options::default()) {
+        let _ = report::to_text(book, &r, false, false);
     }
 });

@@ -572,7 +572,9 @@ impl Search<'_> {
             self.cands.push((entry.0, i as u8, entry.1));
         }
         let last = self.cands.len();
-        self.cands[first..last].sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
+        // Stable: equal scores keep the generation's order, so the line
+        // found among equal ones does not hang on the sort's algorithm.
+        self.cands[first..last].sort_by_key(|c| std::cmp::Reverse(c.0));
         for k in first..last {
             let Some(&(_, i, needs_check)) = self.cands.get(k) else {
                 break;
