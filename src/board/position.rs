@@ -413,6 +413,32 @@ impl Position {
         found
     }
 
+    /// [`Self::has_legal_move`] for a side known not to be in check, as the
+    /// capture search knows it at every node it stands pat on. Out of check,
+    /// a move other than the king's is legal unless it opens a line or a
+    /// horse leg onto the king, which one look tells; so the moves are
+    /// tested one by one until one passes, with none of the setup the
+    /// generation of every legal move needs first.
+    pub(crate) fn has_legal_move_out_of_check(&self) -> bool {
+        debug_assert!(!self.in_check());
+        let us = self.side;
+        let them = us.opponent();
+        let ksq = self.kings[us.index()];
+        let mut bits = self.occupied[us.index()];
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let mut found = false;
+            self.generate_from(CELL_OF_INDEX[i] as usize, &mut |from, to| {
+                found = found || self.leaves_king_safe(from, to, ksq, them, false);
+            });
+            if found {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Checkmated: in check with no legal move.
     pub fn is_checkmate(&self) -> bool {
         self.in_check() && !self.has_legal_move()

@@ -910,6 +910,32 @@ mod tests {
         assert!(picked > 500_000, "only {picked} moves picked");
     }
 
+    /// Out of check, the quick test for a legal move agrees with the full
+    /// generation: on every position of 1,125 master games not in check,
+    /// and on 困毙 positions, where it must look at every move.
+    #[test]
+    fn the_out_of_check_legal_move_test_agrees_with_the_generation() {
+        let mut asked = 0;
+        for p in game_positions("Liu_Dahua_1125_UCI_games.pgn") {
+            if !p.in_check() {
+                assert_eq!(p.has_legal_move_out_of_check(), p.has_legal_move(), "{p:?}");
+                asked += 1;
+            }
+        }
+        assert!(asked > 90_000, "only {asked} positions");
+        // The lone king hemmed in by a crossed pawn (困毙), and a king whose
+        // only piece is pinned on its file by a rook (the king still moves).
+        for fen in [
+            "3k5/2P6/9/9/9/9/9/9/9/4K4 b",
+            "4k4/4n4/9/9/9/9/9/9/4R4/3K5 b",
+        ] {
+            let p = pos(fen);
+            assert!(!p.in_check(), "{fen}");
+            assert_eq!(p.has_legal_move_out_of_check(), p.has_legal_move(), "{fen}");
+        }
+        assert!(!pos("3k5/2P6/9/9/9/9/9/9/9/4K4 b").has_legal_move_out_of_check());
+    }
+
     /// In check, the candidate answers that keep the king safe are the
     /// legal moves, in their order: after every check playable in 1,125
     /// master games (the mate search tests its answers one by one that way).

@@ -492,7 +492,7 @@ impl Search<'_> {
             if !pos.in_check() {
                 // Standing pat already refutes the line above; only a side
                 // with no move at all (困毙) cannot stand.
-                return if pos.has_legal_move() {
+                return if pos.has_legal_move_out_of_check() {
                     material
                 } else {
                     -(MATE - ply as i64)
@@ -513,7 +513,7 @@ impl Search<'_> {
             };
             pos.legal_moves_wanted(&wanted, |_| true)
         };
-        if moves.is_empty() && (in_check || !pos.has_legal_move()) {
+        if moves.is_empty() && (in_check || !pos.has_legal_move_out_of_check()) {
             // 将死 or 困毙: the side to move has lost, the later the better for it.
             return -(MATE - ply as i64);
         }
