@@ -1317,34 +1317,35 @@ impl Position {
     /// tested.
     fn fill_resolvers(&self, k: Cell, them: Color, risk: &mut Risk) {
         let cells = &self.cells;
-        let rook = code_of(them, Kind::Rook);
-        let cannon = code_of(them, Kind::Cannon);
-        let king = code_of(them, Kind::King);
-        for d in ORTH {
-            let mut t = offset(k, d);
-            let mut seen = 0;
-            while cells[t] != OFF && seen < 2 {
-                let x = cells[t];
-                if x != EMPTY {
-                    let checks = if seen == 0 {
-                        x == rook || (x == king && (d == N || d == S))
-                    } else {
-                        x == cannon
-                    };
-                    if checks {
-                        let mut e = offset(k, d);
-                        while e != t {
-                            risk.resolve(e);
-                            e = offset(e, d);
-                        }
-                        risk.resolve(t);
-                        break;
-                    }
-                    seen += 1;
-                }
-                t = offset(t, d);
-            }
-        }
+        let kr = (k >> 4) - 3;
+        let kf = (k & 15) - 3;
+        let row = k & !15;
+        let col = k & 15;
+        let codes = LineCodes {
+            rook: code_of(them, Kind::Rook),
+            cannon: code_of(them, Kind::Cannon),
+            king: code_of(them, Kind::King),
+        };
+        line_resolvers(
+            cells,
+            &RANK_SLIDES[kf],
+            self.rank_occ[kr] as u32,
+            kf,
+            false,
+            |b| row + 3 + b as usize,
+            &codes,
+            risk,
+        );
+        line_resolvers(
+            cells,
+            &FILE_SLIDES[kr],
+            self.file_occ[kf] as u32,
+            kr,
+            true,
+            |b| ((b as usize + 3) << 4) + col,
+            &codes,
+            risk,
+        );
         let horse = code_of(them, Kind::Horse);
         for (leg, h) in HORSE_ATTACKERS {
             if cells[offset(k, h)] == horse && cells[offset(k, leg)] == EMPTY {
@@ -1645,6 +1646,55 @@ fn line_risk<const L: usize>(
         }
     }
     false
+}
+
+/// [`Position::fill_resolvers`] along one line through the king (bit `pos`
+/// of the line's occupancy `occ`), read from the sliding tables: towards a
+/// checking rook or facing king (the first piece) or cannon (the second),
+/// every point from the king to the checker, the checker's own included.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn line_resolvers<const L: usize>(
+    cells: &[u8; 256],
+    slides: &[u32; L],
+    occ: u32,
+    pos: usize,
+    vertical: bool,
+    cell: impl Fn(u32) -> Cell,
+    codes: &LineCodes,
+    risk: &mut Risk,
+) {
+    let e = slides[occ as usize];
+    let king = 1u32 << pos;
+    let below = king - 1;
+    let above = !below & !king & 0xFFFF;
+    let first_all = e & occ & 0xFFFF;
+    for side in [below, above] {
+        let first = first_all & side;
+        if first == 0 {
+            continue;
+        }
+        let x1 = cells[cell(first.trailing_zeros())];
+        let checker = if x1 == codes.rook || (vertical && x1 == codes.king) {
+            first
+        } else {
+            let second = (e >> 16) & side;
+            if second == 0 || cells[cell(second.trailing_zeros())] != codes.cannon {
+                continue;
+            }
+            second
+        };
+        // The span from the king (excluded) to the checker (included).
+        let mut span = if checker < king {
+            below & !(checker - 1)
+        } else {
+            ((checker << 1) - 1) & above
+        };
+        while span != 0 {
+            risk.resolve(cell(span.trailing_zeros()));
+            span &= span - 1;
+        }
+    }
 }
 
 /// Read access to a board's cells, so that attack tests can run on the
