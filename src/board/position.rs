@@ -358,7 +358,7 @@ impl Position {
 
     /// Whether `color`'s king is attacked (including by the facing king).
     pub fn is_in_check(&self, color: Color) -> bool {
-        king_attacked(&self.cells, self.kings[color.index()], color.opponent())
+        self.king_attacked(self.kings[color.index()], color.opponent())
     }
 
     /// Whether a piece of `by` could move to `sq` by the movement rules alone
@@ -367,7 +367,23 @@ impl Position {
     /// "attacks" the other king along an open file.
     pub fn is_attacked_by(&self, sq: Square, by: Color) -> bool {
         let c = cell_of(sq);
-        king_attacked(&self.cells, c, by) || palace_step_attacked(&self.cells, c, by)
+        self.king_attacked(c, by) || palace_step_attacked(&self.cells, c, by)
+    }
+
+    /// Whether a piece of `by` attacks the point `sq` by rook, cannon, horse
+    /// or pawn movement, or by the facing king along the file. Kings,
+    /// advisors and elephants' steps are left out: they can never reach the
+    /// other side's king. The rank and file are read from the sliding
+    /// tables, as for a move that changes nothing (`sq` onto itself).
+    #[inline]
+    fn king_attacked(&self, sq: Cell, by: Color) -> bool {
+        let still = After {
+            cells: &self.cells,
+            from: sq,
+            to: sq,
+            piece: self.cells[sq],
+        };
+        self.line_attacked_after(&still, sq, by, true, true) || step_attacked(&self.cells, sq, by)
     }
 
     /// All legal moves of the side to move.
@@ -1174,7 +1190,7 @@ impl Position {
     /// Rook, cannon and facing-king attacks on `k` along its rank and file
     /// on the board `after` a move, read from the sliding tables with the
     /// two lines' occupancy patched for the move.
-    #[inline]
+    #[inline(always)]
     fn line_attacked_after(
         &self,
         after: &After<'_>,
@@ -1731,28 +1747,6 @@ impl Cells for After<'_> {
     }
 }
 
-/// Whether `by` attacks `sq` along direction `d`: a rook or (on a file) the
-/// facing king as the first piece, or a cannon as the second.
-#[inline]
-fn ray_attacked(cells: &impl Cells, sq: Cell, d: isize, by: Color) -> bool {
-    let mut t = offset(sq, d);
-    while cells.get(t) == EMPTY {
-        t = offset(t, d);
-    }
-    let x = cells.get(t);
-    if x == OFF {
-        return false;
-    }
-    if x == code_of(by, Kind::Rook) || (x == code_of(by, Kind::King) && (d == N || d == S)) {
-        return true;
-    }
-    t = offset(t, d);
-    while cells.get(t) == EMPTY {
-        t = offset(t, d);
-    }
-    cells.get(t) == code_of(by, Kind::Cannon)
-}
-
 /// Whether the king on `k` sees the other king along an open file.
 fn kings_face(cells: &[u8; 256], k: Cell) -> bool {
     for d in [N, S] {
@@ -1768,27 +1762,22 @@ fn kings_face(cells: &[u8; 256], k: Cell) -> bool {
     false
 }
 
-/// Whether a piece of `by` attacks the point `sq` by rook, cannon, horse or
-/// pawn movement, or by the facing king along the file. Kings, advisors and
-/// elephants' steps are left out: they can never reach the other side's king.
+/// Whether a horse or pawn of `by` attacks the point `sq`.
 #[inline]
-fn king_attacked(cells: &impl Cells, sq: Cell, by: Color) -> bool {
-    if ORTH.iter().any(|&d| ray_attacked(cells, sq, d, by)) {
-        return true;
-    }
+fn step_attacked(cells: &[u8; 256], sq: Cell, by: Color) -> bool {
     let horse = code_of(by, Kind::Horse);
     for (leg, h) in HORSE_ATTACKERS {
-        if cells.get(offset(sq, h)) == horse && cells.get(offset(sq, leg)) == EMPTY {
+        if cells[offset(sq, h)] == horse && cells[offset(sq, leg)] == EMPTY {
             return true;
         }
     }
     let pawn = code_of(by, Kind::Pawn);
     let behind = if by == Color::Red { S } else { N };
-    if cells.get(offset(sq, behind)) == pawn {
+    if cells[offset(sq, behind)] == pawn {
         return true;
     }
     FLAGS[sq] & home_flag(by) == 0
-        && (cells.get(offset(sq, 1)) == pawn || cells.get(offset(sq, -1)) == pawn)
+        && (cells[offset(sq, 1)] == pawn || cells[offset(sq, -1)] == pawn)
 }
 
 /// Attacks by king, advisor and elephant steps (the pieces that stay home).
