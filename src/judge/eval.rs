@@ -1499,10 +1499,7 @@ impl<'p> Evaluator<'p> {
         if let Some(v) = key.and_then(|k| self.memo.get(&k)) {
             return v.clone();
         }
-        let was = self.tracing;
-        self.tracing = false;
-        let v = self.eval(body, ctx, inner);
-        self.tracing = was;
+        let v = self.untraced(body, ctx, inner);
         if let Some(k) = key {
             self.memo.insert(k, v.clone());
         }
@@ -1511,9 +1508,14 @@ impl<'p> Evaluator<'p> {
 
     /// `node` evaluated without tracing.
     fn untraced(&mut self, node: &'p Node, ctx: usize, base: usize) -> Value {
+        self.without_tracing(|ev| ev.eval(node, ctx, base))
+    }
+
+    /// `f` run with tracing off, and tracing as it was afterwards.
+    fn without_tracing<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
         let was = self.tracing;
         self.tracing = false;
-        let v = self.eval(node, ctx, base);
+        let v = f(self);
         self.tracing = was;
         v
     }
@@ -1521,11 +1523,7 @@ impl<'p> Evaluator<'p> {
     fn in_context(&mut self, how: Derive, body: &'p Node, ctx: usize, base: usize) -> Value {
         if self.lean() && self.reading == Reading::Names {
             // Only definitions directly under the failed context are named.
-            let was = self.tracing;
-            self.tracing = false;
-            let v = self.in_context(how, body, ctx, base);
-            self.tracing = was;
-            return v;
+            return self.without_tracing(|ev| ev.in_context(how, body, ctx, base));
         }
         let Some(inner) = self.derive(ctx, how) else {
             if self.wording() {
@@ -1615,11 +1613,7 @@ impl<'p> Evaluator<'p> {
     /// searched again.
     fn after_move(&mut self, m: &'p Node, body: &'p Node, ctx: usize, base: usize) -> Value {
         if self.lean() && self.reading == Reading::Names {
-            let was = self.tracing;
-            self.tracing = false;
-            let v = self.after_move(m, body, ctx, base);
-            self.tracing = was;
-            return v;
+            return self.without_tracing(|ev| ev.after_move(m, body, ctx, base));
         }
         let Value::Move(i) = self.eval(m, ctx, base) else {
             return Value::Bool(false);
