@@ -1262,6 +1262,37 @@ impl Position {
         false
     }
 
+    /// The rank and the file through the point `k`, as the sliding tables
+    /// see them.
+    #[inline(always)]
+    fn lines_through(
+        &self,
+        k: Cell,
+    ) -> (
+        Line<512, impl Fn(u32) -> Cell>,
+        Line<1024, impl Fn(u32) -> Cell>,
+    ) {
+        let kr = (k >> 4) - 3;
+        let kf = (k & 15) - 3;
+        let row = k & !15;
+        let col = k & 15;
+        let rank = Line {
+            slides: &RANK_SLIDES[kf],
+            occ: self.rank_occ[kr] as u32,
+            pos: kf,
+            vertical: false,
+            cell: move |b: u32| row + 3 + b as usize,
+        };
+        let file = Line {
+            slides: &FILE_SLIDES[kr],
+            occ: self.file_occ[kf] as u32,
+            pos: kr,
+            vertical: true,
+            cell: move |b: u32| ((b as usize + 3) << 4) + col,
+        };
+        (rank, file)
+    }
+
     /// For a king not in check: the points a piece may not leave, and the
     /// points a piece may not enter, without possibly exposing the king.
     /// Leaving: the king itself, the first piece on a line towards an enemy
@@ -1275,38 +1306,9 @@ impl Position {
     fn fill_risk(&self, k: Cell, them: Color, risk: &mut Risk) -> bool {
         let cells = &self.cells;
         risk.flags[k] |= LEAVE;
-        let kr = (k >> 4) - 3;
-        let kf = (k & 15) - 3;
-        let row = k & !15;
-        let col = k & 15;
-        let rocc = self.rank_occ[kr] as u32;
-        let focc = self.file_occ[kf] as u32;
-        let on_rank = |b: u32| row + 3 + b as usize;
-        let on_file = |b: u32| ((b as usize + 3) << 4) + col;
-        let codes = LineCodes {
-            rook: code_of(them, Kind::Rook),
-            cannon: code_of(them, Kind::Cannon),
-            king: code_of(them, Kind::King),
-        };
-        if line_risk(
-            cells,
-            &RANK_SLIDES[kf],
-            rocc,
-            kf,
-            false,
-            on_rank,
-            &codes,
-            risk,
-        ) || line_risk(
-            cells,
-            &FILE_SLIDES[kr],
-            focc,
-            kr,
-            true,
-            on_file,
-            &codes,
-            risk,
-        ) {
+        let (rank, file) = self.lines_through(k);
+        let codes = LineCodes::of(them);
+        if line_risk(cells, &rank, &codes, risk) || line_risk(cells, &file, &codes, risk) {
             return true;
         }
         let horse = code_of(them, Kind::Horse);
@@ -1333,35 +1335,10 @@ impl Position {
     /// tested.
     fn fill_resolvers(&self, k: Cell, them: Color, risk: &mut Risk) {
         let cells = &self.cells;
-        let kr = (k >> 4) - 3;
-        let kf = (k & 15) - 3;
-        let row = k & !15;
-        let col = k & 15;
-        let codes = LineCodes {
-            rook: code_of(them, Kind::Rook),
-            cannon: code_of(them, Kind::Cannon),
-            king: code_of(them, Kind::King),
-        };
-        line_resolvers(
-            cells,
-            &RANK_SLIDES[kf],
-            self.rank_occ[kr] as u32,
-            kf,
-            false,
-            |b| row + 3 + b as usize,
-            &codes,
-            risk,
-        );
-        line_resolvers(
-            cells,
-            &FILE_SLIDES[kr],
-            self.file_occ[kf] as u32,
-            kr,
-            true,
-            |b| ((b as usize + 3) << 4) + col,
-            &codes,
-            risk,
-        );
+        let (rank, file) = self.lines_through(k);
+        let codes = LineCodes::of(them);
+        line_resolvers(cells, &rank, &codes, risk);
+        line_resolvers(cells, &file, &codes, risk);
         let horse = code_of(them, Kind::Horse);
         for (leg, h) in HORSE_ATTACKERS {
             if cells[offset(k, h)] == horse && cells[offset(k, leg)] == EMPTY {
@@ -1604,28 +1581,60 @@ struct LineCodes {
     king: u8,
 }
 
-/// Fills the risk flags for one line (rank or file) through the king at
-/// `pos`, both ways, from the sliding tables: `slides[occ]` gives the first
-/// piece each way (P1) and the one beyond it (P2); the table with P1 taken
-/// out gives the next (P3). Returns `true` if the king is attacked on it.
-#[allow(clippy::too_many_arguments)]
+impl LineCodes {
+    #[inline(always)]
+    fn of(them: Color) -> LineCodes {
+        LineCodes {
+            rook: code_of(them, Kind::Rook),
+            cannon: code_of(them, Kind::Cannon),
+            king: code_of(them, Kind::King),
+        }
+    }
+}
+
+/// One line (a rank or a file) through a point, as the sliding tables see
+/// it: `slides[occ]` gives the first piece each way and, from bit 16, the
+/// one beyond it.
+struct Line<const L: usize, F: Fn(u32) -> Cell> {
+    slides: &'static [u32; L],
+    /// The line's occupancy, a bit per point.
+    occ: u32,
+    /// The point's bit on the line.
+    pos: usize,
+    /// A file, where the facing kings count.
+    vertical: bool,
+    /// The cell of a bit of the line.
+    cell: F,
+}
+
+impl<const L: usize, F: Fn(u32) -> Cell> Line<L, F> {
+    /// The table entry, the bits below and above the point, and the first
+    /// piece each way.
+    #[inline(always)]
+    fn read(&self) -> (u32, [u32; 2], u32) {
+        let e = self.slides[self.occ as usize];
+        let point = 1u32 << self.pos;
+        let below = point - 1;
+        let above = !below & !point & 0xFFFF;
+        (e, [below, above], e & self.occ & 0xFFFF)
+    }
+}
+
+/// Fills the risk flags for one line (rank or file) through the king, both
+/// ways, from the sliding tables: the line's entry gives the first piece
+/// each way (P1) and the one beyond it (P2); the entry with P1 taken out
+/// gives the next (P3). Returns `true` if the king is attacked on it.
 #[inline]
 fn line_risk<const L: usize>(
     cells: &[u8; 256],
-    slides: &[u32; L],
-    occ: u32,
-    pos: usize,
-    vertical: bool,
-    cell: impl Fn(u32) -> Cell,
+    line: &Line<L, impl Fn(u32) -> Cell>,
     codes: &LineCodes,
     risk: &mut Risk,
 ) -> bool {
-    let e = slides[occ as usize];
-    let below = (1u32 << pos) - 1;
-    let above = !below & !(1 << pos) & 0xFFFF;
-    let first_all = e & occ & 0xFFFF;
-    let e3 = slides[(occ & !first_all) as usize];
-    for side in [below, above] {
+    let (e, sides, first_all) = line.read();
+    let (occ, vertical, cell) = (line.occ, line.vertical, &line.cell);
+    let e3 = line.slides[(occ & !first_all) as usize];
+    for side in sides {
         let first = first_all & side;
         if first == 0 {
             continue;
@@ -1664,27 +1673,19 @@ fn line_risk<const L: usize>(
     false
 }
 
-/// [`Position::fill_resolvers`] along one line through the king (bit `pos`
-/// of the line's occupancy `occ`), read from the sliding tables: towards a
+/// [`Position::fill_resolvers`] along one line through the king, read
+/// from the sliding tables: towards a
 /// checking rook or facing king (the first piece) or cannon (the second),
 /// every point from the king to the checker, the checker's own included.
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn line_resolvers<const L: usize>(
     cells: &[u8; 256],
-    slides: &[u32; L],
-    occ: u32,
-    pos: usize,
-    vertical: bool,
-    cell: impl Fn(u32) -> Cell,
+    line: &Line<L, impl Fn(u32) -> Cell>,
     codes: &LineCodes,
     risk: &mut Risk,
 ) {
-    let e = slides[occ as usize];
-    let king = 1u32 << pos;
-    let below = king - 1;
-    let above = !below & !king & 0xFFFF;
-    let first_all = e & occ & 0xFFFF;
+    let (e, [below, above], first_all) = line.read();
+    let (king, vertical, cell) = (1u32 << line.pos, line.vertical, &line.cell);
     for side in [below, above] {
         let first = first_all & side;
         if first == 0 {

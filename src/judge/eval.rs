@@ -1412,16 +1412,17 @@ impl<'p> Evaluator<'p> {
             // reasons read; the untraced value mostly comes from the memo.
             let found = self.untraced_body(&code.body, ctx, inner, key);
             let outer = self.reading;
+            // Under a failure, only a definition that can hold a context
+            // is looked into.
+            let failed = || {
+                let has_context = self.prog.has_context.get(d).copied().unwrap_or(true);
+                has_context.then_some(Reading::Failed)
+            };
             let reading = match outer {
                 Reading::Names => None,
-                _ if outer == Reading::Failed || matches!(found, Value::Bool(false)) => self
-                    .prog
-                    .has_context
-                    .get(d)
-                    .copied()
-                    .unwrap_or(true)
-                    .then_some(Reading::Failed),
-                _ => Some(Reading::Full),
+                Reading::Failed => failed(),
+                Reading::Full if matches!(found, Value::Bool(false)) => failed(),
+                Reading::Full => Some(Reading::Full),
             };
             match reading {
                 None => (found, Vec::new()),
