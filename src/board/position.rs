@@ -996,7 +996,7 @@ impl Position {
     #[inline]
     /// Returns whether the side to move is in check (found on the way).
     fn generate_legal(&self, keep: impl FnMut(Move) -> bool, f: impl FnMut(Move) -> bool) -> bool {
-        self.generate_legal_in(None, keep, f)
+        self.generate_legal_in(None, false, keep, f)
     }
 
     /// [`Self::generate_legal`], out of check only towards what `wanted`
@@ -1005,6 +1005,7 @@ impl Position {
     fn generate_legal_in(
         &self,
         wanted: Option<&Wanted>,
+        untested_answers: bool,
         mut keep: impl FnMut(Move) -> bool,
         mut f: impl FnMut(Move) -> bool,
     ) -> bool {
@@ -1047,7 +1048,11 @@ impl Position {
                     return;
                 }
                 let m = Move::new(sq, square_of(to));
-                if keep(m) && (!test || self.leaves_king_safe(from, to, ksq, them, in_check)) {
+                if keep(m)
+                    && (!test
+                        || (in_check && untested_answers)
+                        || self.leaves_king_safe(from, to, ksq, them, in_check))
+                {
                     go = f(m);
                 }
             };
@@ -1114,10 +1119,29 @@ impl Position {
         keep: impl FnMut(Move) -> bool,
     ) -> (MoveList, bool) {
         let mut list = MoveList::new();
-        let in_check = self.generate_legal_in(Some(wanted), keep, |m| {
+        let in_check = self.generate_legal_in(Some(wanted), false, keep, |m| {
             list.push(m);
             true
         });
+        (list, in_check)
+    }
+
+    /// [`Self::legal_moves_wanted`] for a search that stops at the first
+    /// answer to check that works: in check, the answers come untested, as
+    /// [`Self::check_answer_candidates`] gives them, for the search to test
+    /// with [`Self::keeps_own_king_safe`] as it tries them. Out of check the
+    /// moves are legal, as there.
+    pub(crate) fn candidates_wanted(&self, wanted: &Wanted) -> (MoveList, bool) {
+        let mut list = MoveList::new();
+        let in_check = self.generate_legal_in(
+            Some(wanted),
+            true,
+            |_| true,
+            |m| {
+                list.push(m);
+                true
+            },
+        );
         (list, in_check)
     }
 

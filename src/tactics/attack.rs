@@ -938,7 +938,8 @@ mod tests {
 
     /// In check, the candidate answers that keep the king safe are the
     /// legal moves, in their order: after every check playable in 1,125
-    /// master games (the mate search tests its answers one by one that way).
+    /// master games (the mate and capture searches test their answers one by
+    /// one that way).
     #[test]
     fn check_answer_candidates_that_keep_the_king_safe_are_the_legal_moves() {
         let mut checks = 0;
@@ -959,6 +960,16 @@ mod tests {
                     .filter(|a| q.keeps_own_king_safe(a.from, a.to))
                     .collect();
                 assert_eq!(answers, q.legal_moves().to_vec(), "{q:?}");
+                // The capture search's generation gives the same untested
+                // answers in check, whatever it wants out of check.
+                let wanted = CheckFilter::new(&q).wanted(&q, true);
+                let (untested, in_check) = q.candidates_wanted(&wanted);
+                assert!(in_check, "{q:?}");
+                assert_eq!(
+                    untested.as_slice(),
+                    q.check_answer_candidates().as_slice(),
+                    "{q:?}"
+                );
                 checks += 1;
             }
         }

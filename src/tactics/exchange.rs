@@ -318,6 +318,13 @@ fn replay(start: &Position, line: &[Move], values: &ValueTable) -> (i32, Option<
     )
 }
 
+/// Whether a node's move is legal: in check the node's moves are
+/// untested answers ([`Position::candidates_wanted`]), otherwise legal.
+#[inline]
+fn is_legal_answer(pos: &Position, in_check: bool, m: Move) -> bool {
+    !in_check || pos.keeps_own_king_safe(m.from, m.to)
+}
+
 #[inline]
 fn captured_value(pos: &Position, m: Move, values: &ValueTable) -> i32 {
     pos.piece_at(m.to).map_or(0, |v| values.value_of(v, m.to))
@@ -498,7 +505,7 @@ impl Search<'_> {
                     -(MATE - ply as i64)
                 };
             }
-            (pos.legal_moves(), true)
+            (pos.check_answer_candidates(), true)
         } else {
             // Out of check, only captures and (while quiet checks remain)
             // moves that may check are candidates, and only they are
@@ -511,8 +518,11 @@ impl Search<'_> {
                     ..Wanted::default()
                 },
             };
-            pos.legal_moves_wanted(&wanted, |_| true)
+            pos.candidates_wanted(&wanted)
         };
+        // In check, `moves` are the answers before the legality test, which
+        // each gets as it is tried: the first answer that holds often ends
+        // the node. Out of check they are legal.
         if moves.is_empty() && (in_check || !pos.has_legal_move_out_of_check()) {
             // 将死 or 困毙: the side to move has lost, the later the better for it.
             return -(MATE - ply as i64);
@@ -531,10 +541,14 @@ impl Search<'_> {
                 }
         };
         if ply >= self.max_ply {
-            if in_check
-                || moves
-                    .iter()
-                    .any(|m| pos.piece_at(m.to).is_some() && capture_allowed(m.to))
+            if in_check {
+                if !moves.iter().any(|&m| is_legal_answer(pos, in_check, m)) {
+                    return -(MATE - ply as i64);
+                }
+                self.exhausted = true;
+            } else if moves
+                .iter()
+                .any(|m| pos.piece_at(m.to).is_some() && capture_allowed(m.to))
             {
                 self.exhausted = true;
             }
@@ -572,6 +586,8 @@ impl Search<'_> {
             self.cands.push((entry.0, i as u8, entry.1));
         }
         let last = self.cands.len();
+        // Whether an answer to check passed the legality test.
+        let mut answered = false;
         // Stable: equal scores keep the generation's order, so the line
         // found among equal ones does not hang on the sort's algorithm.
         self.cands[first..last].sort_by_key(|c| std::cmp::Reverse(c.0));
@@ -582,6 +598,10 @@ impl Search<'_> {
             let Some(&m) = moves.get(i as usize) else {
                 continue;
             };
+            if !is_legal_answer(pos, in_check, m) {
+                continue;
+            }
+            answered = true;
             if !self.budget.spend() {
                 self.exhausted = true;
                 break;
@@ -615,6 +635,10 @@ impl Search<'_> {
         }
         self.cands.truncate(first);
         if best == -INF {
+            if !answered && !moves.iter().any(|&m| is_legal_answer(pos, in_check, m)) {
+                // In check with no legal answer: 将死.
+                return -(MATE - ply as i64);
+            }
             // In check, and the budget ran out before any answer was tried.
             self.exhausted = true;
             return material;
