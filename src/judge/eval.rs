@@ -1379,6 +1379,7 @@ impl<'p> Evaluator<'p> {
         Value::Bool(want)
     }
 
+    #[inline(never)]
     fn call(&mut self, d: usize, args: &'p [Node], ctx: usize, base: usize) -> Value {
         let code = &self.prog.defs[d];
         // The arguments go straight into the callee's frame: each argument's
@@ -1612,6 +1613,7 @@ impl<'p> Evaluator<'p> {
     /// The move's contexts replace the verdict's for the while; searches
     /// are shared by position, so a fact the judgement found is not
     /// searched again.
+    #[inline(never)]
     fn after_move(&mut self, m: &'p Node, body: &'p Node, ctx: usize, base: usize) -> Value {
         if self.lean() && self.reading == Reading::Names {
             return self.without_tracing(|ev| ev.after_move(m, body, ctx, base));
