@@ -405,7 +405,7 @@ pub struct Evaluator<'p> {
     /// The opponent's previous move and the position it was played in.
     previous: Option<(Position, Move)>,
     moved: PieceId,
-    memo: HashMap<(usize, usize, [u32; 3]), Value>,
+    memo: Memo,
     cycle: Option<&'p CycleFacts>,
     budget: NodeBudget,
     /// A search ran out of nodes while judging the current move.
@@ -456,7 +456,6 @@ impl Drop for Evaluator<'_> {
         scratch.stack.shrink_to(KEPT_ROOM);
         scratch.ctxs.shrink_to(KEPT_ROOM / 16);
         scratch.derived.shrink_to(KEPT_ROOM);
-        scratch.memo.shrink_to(KEPT_ROOM);
         scratch.traces.shrink_to(KEPT_ROOM / 16);
         scratch.searches.shrink_to(KEPT_ROOM);
         SCRATCH.with(|s| s.set(Some(scratch)));
@@ -519,7 +518,7 @@ struct Scratch {
     stack: Vec<Value>,
     ctxs: Vec<Ctx>,
     derived: HashMap<(usize, Derive), Option<usize>>,
-    memo: HashMap<(usize, usize, [u32; 3]), Value>,
+    memo: Memo,
     traces: Vec<Vec<Trace>>,
     searches: HashMap<SearchKey, Searched>,
     spare_tables: Vec<AttackTable>,
@@ -1496,7 +1495,7 @@ impl<'p> Evaluator<'p> {
         body: &'p Node,
         ctx: usize,
         inner: usize,
-        key: Option<(usize, usize, [u32; 3])>,
+        key: Option<MemoKey>,
     ) -> Value {
         if let Some(v) = key.and_then(|k| self.memo.get(&k)) {
             return v.clone();
@@ -2565,7 +2564,76 @@ fn limits(ask: Ask) -> ExchangeLimits {
     }
 }
 
-fn memo_key(d: usize, ctx: usize, args: &[Value]) -> Option<(usize, usize, [u32; 3])> {
+/// A definition's memo key: the definition, the context, its arguments'
+/// codes.
+type MemoKey = (usize, usize, [u32; 3]);
+
+/// Slots of the [`Memo`] (a power of two): more than the definition calls
+/// of an ordinary move.
+const MEMO_SLOTS: usize = 1024;
+
+/// The values of the definitions called while judging one move, by
+/// [`MemoKey`]. A direct-mapped cache rather than a hash map: a lookup is
+/// one multiply and one compare, and emptying it between moves is one
+/// counter. Two keys that meet on a slot take turns; an evicted value is
+/// worked out again, as a miss is (the searches under it have their own
+/// caches, so no node is searched twice).
+struct Memo {
+    slots: Vec<(u32, MemoKey, Value)>,
+    /// The generation whose entries count; older ones are empty.
+    now: u32,
+}
+
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo {
+            slots: Vec::new(),
+            now: 1,
+        }
+    }
+}
+
+impl Memo {
+    #[inline]
+    fn slot(k: &MemoKey) -> usize {
+        let mut h = (k.0 as u64) << 32 ^ k.1 as u64;
+        for c in k.2 {
+            h = (h.rotate_left(5) ^ u64::from(c)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+        (h >> 40) as usize & (MEMO_SLOTS - 1)
+    }
+
+    #[inline]
+    fn get(&self, k: &MemoKey) -> Option<&Value> {
+        match self.slots.get(Memo::slot(k)) {
+            Some((at, key, v)) if *at == self.now && key == k => Some(v),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, k: MemoKey, v: Value) {
+        if self.slots.is_empty() {
+            self.slots = vec![(0, (0, 0, [0; 3]), Value::Bool(false)); MEMO_SLOTS];
+        }
+        let i = Memo::slot(&k);
+        if let Some(slot) = self.slots.get_mut(i) {
+            *slot = (self.now, k, v);
+        }
+    }
+
+    /// Empties the memo.
+    fn clear(&mut self) {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            // The counter came round: old stamps could count again.
+            self.slots.clear();
+            self.now = 1;
+        }
+    }
+}
+
+fn memo_key(d: usize, ctx: usize, args: &[Value]) -> Option<MemoKey> {
     if args.len() > 3 {
         return None;
     }
@@ -2647,5 +2715,41 @@ pub fn kind_en(k: Kind) -> &'static str {
         Kind::Rook => "rook",
         Kind::Cannon => "cannon",
         Kind::Pawn => "pawn",
+    }
+}
+
+// Tests state their expectations by panicking.
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    /// The memo gives back what was put under a key and nothing else; a key
+    /// meeting another on its slot evicts it (a miss, never a wrong value);
+    /// emptying it forgets everything.
+    #[test]
+    fn the_memo_answers_only_for_its_own_keys() {
+        let mut memo = Memo::default();
+        let keys: Vec<MemoKey> = (0..4 * MEMO_SLOTS)
+            .map(|i| (i % 37, i / 37, [i as u32, u32::MAX, 7]))
+            .collect();
+        for (i, k) in keys.iter().enumerate() {
+            memo.insert(*k, Value::Int(i as i64));
+        }
+        let mut kept = 0;
+        for (i, k) in keys.iter().enumerate() {
+            if let Some(v) = memo.get(k) {
+                assert_eq!(*v, Value::Int(i as i64), "{k:?}");
+                kept += 1;
+            }
+        }
+        // Four keys a slot at most are kept once each; most slots are used.
+        assert!(kept <= MEMO_SLOTS && kept > MEMO_SLOTS / 2, "{kept}");
+        let last = keys[keys.len() - 1];
+        assert!(memo.get(&last).is_some());
+        memo.clear();
+        assert!(keys.iter().all(|k| memo.get(k).is_none()));
+        memo.insert(last, Value::Bool(true));
+        assert_eq!(memo.get(&last), Some(&Value::Bool(true)));
     }
 }
