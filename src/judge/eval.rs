@@ -2488,19 +2488,20 @@ impl<'p> Evaluator<'p> {
             .get(ctx)
             .and_then(|c| c.square(id))
             .or_else(|| Square::from_index(id as usize % 90));
-        // One allocation for a fresh text rather than a regrowth per part
-        // (`红车d9` is 8 bytes, `black cannon d9` 15).
-        out.zh.reserve(8);
-        out.en.reserve(16);
-        out.zh.push_str(pc.color.chinese());
-        out.zh.push_str(piece_zh(pc));
-        out.en.push_str(pc.color.english());
-        out.en.push(' ');
-        out.en.push_str(kind_en(pc.kind));
-        out.en.push(' ');
-        if let Some(sq) = sq {
-            out.zh.extend(sq.iccs());
-            out.en.extend(sq.iccs());
+        match sq {
+            Some(sq) => {
+                let (zh, en) = piece_name(pc, sq);
+                out.zh.push_str(zh);
+                out.en.push_str(en);
+            }
+            None => {
+                out.zh.push_str(pc.color.chinese());
+                out.zh.push_str(piece_zh(pc));
+                out.en.push_str(pc.color.english());
+                out.en.push(' ');
+                out.en.push_str(kind_en(pc.kind));
+                out.en.push(' ');
+            }
         }
     }
 
@@ -2681,6 +2682,33 @@ pub fn line_text(start: Option<&Position>, line: &[Move]) -> Text {
         None => iccs.join(" "),
     };
     Text::new(zh, iccs.join(" "))
+}
+
+/// A piece on a point as the traces name it, in both languages (`红车d9`,
+/// `red rook d9`): written once for every piece and point, since the
+/// traces name pieces thousands of times a second.
+fn piece_name(pc: Piece, sq: Square) -> (&'static str, &'static str) {
+    static NAMES: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        let mut v = Vec::with_capacity(2 * 7 * 90);
+        // In the order of `Piece::index`: red pieces first, by kind.
+        for color in Color::ALL {
+            for kind in Kind::ALL {
+                let pc = Piece { color, kind };
+                for i in 0..90 {
+                    let [f, r] = Square::from_index(i).map_or([' ', ' '], |s| s.iccs());
+                    let zh = cat!(color.chinese(), piece_zh(pc), f, r);
+                    let en = cat!(color.english(), " ", kind_en(kind), " ", f, r);
+                    v.push((zh, en));
+                }
+            }
+        }
+        v
+    });
+    let i = pc.index() * 90 + sq.index();
+    names
+        .get(i)
+        .map_or(("?", "?"), |(zh, en)| (zh.as_str(), en.as_str()))
 }
 
 /// A piece's name as the side's own set writes it: 帅 兵 for red, 将 卒 for black.
