@@ -653,6 +653,7 @@ fn the_lean_trace_gives_the_full_traces_reasons() {
     assert!(judged.len() >= 200, "{}", judged.len());
     let mut lean_facts = 0;
     let mut full_facts = 0;
+    let (mut lean_unworded, mut full_unworded) = (0, 0);
     for (book, cy) in judged {
         let a = judge_cycle(&book, cy.clone(), Options::default());
         let b = judge_cycle(&book, cy, full);
@@ -669,17 +670,28 @@ fn the_lean_trace_gives_the_full_traces_reasons() {
             );
             lean_facts += x.trace.iter().map(size).sum::<usize>();
             full_facts += y.trace.iter().map(size).sum::<usize>();
+            lean_unworded += x.trace.iter().map(unworded).sum::<usize>();
+            full_unworded += y.trace.iter().map(unworded).sum::<usize>();
         }
         for zh in [true, false] {
             assert_eq!(to_text(&book, &a, zh, false), to_text(&book, &b, zh, false));
         }
     }
-    // The cut is real: the full traces hold more steps.
+    // The cut is real: the full traces hold more steps, and the lean ones
+    // leave steps the reasons do not read unworded, which the full never do.
     assert!(lean_facts < full_facts, "{lean_facts} vs {full_facts}");
+    assert!(lean_unworded > 0);
+    assert_eq!(full_unworded, 0);
 }
 
 fn size(t: &qili::judge::Trace) -> usize {
     1 + t.children.iter().map(size).sum::<usize>()
+}
+
+/// Steps without words in both languages.
+fn unworded(t: &qili::judge::Trace) -> usize {
+    usize::from(t.what.zh.is_empty() && t.what.en.is_empty())
+        + t.children.iter().map(unworded).sum::<usize>()
 }
 
 /// A move is ruled alike wherever the cycle starts: nothing the judge keeps

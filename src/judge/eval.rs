@@ -483,7 +483,9 @@ enum SearchKey {
 /// under the parts that hold and, anywhere, the contexts that failed with
 /// the names of the definitions directly in them. The rest is never worded:
 /// under a failed part no fact is written and no search is run only to show
-/// a value (comparisons are asked as thresholds, as when not tracing).
+/// a value (comparisons are asked as thresholds, as when not tracing); a
+/// definition's call elsewhere, a witness and a context that held keep
+/// their steps with empty words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Reading {
     /// Every fact: the part holds (or `explain` asked for everything).
@@ -1356,21 +1358,27 @@ impl<'p> Evaluator<'p> {
         let holds = self.eval(body, ctx, base).truth();
         let children = self.close();
         self.reading = outer;
-        let shown = self.show(&m, ctx);
-        let (zh, en) = if want {
-            (
-                cat!(var, " = ", shown.zh, "：成立"),
-                cat!(var, " = ", shown.en, ": holds"),
-            )
+        // A lean trace leaves the witness unworded: the reasons read the
+        // facts under it, not its name.
+        let what = if self.lean() {
+            Text::default()
         } else {
-            (
-                cat!(var, " = ", shown.zh, "：不成立"),
-                cat!(var, " = ", shown.en, ": fails"),
-            )
+            let shown = self.show(&m, ctx);
+            if want {
+                Text::new(
+                    cat!(var, " = ", shown.zh, "：成立"),
+                    cat!(var, " = ", shown.en, ": holds"),
+                )
+            } else {
+                Text::new(
+                    cat!(var, " = ", shown.zh, "：不成立"),
+                    cat!(var, " = ", shown.en, ": fails"),
+                )
+            }
         };
         self.note(Trace {
             step: Step::Witness,
-            what: Text::new(zh, en),
+            what,
             holds: Some(holds),
             cite: None,
             children,
@@ -1400,7 +1408,11 @@ impl<'p> Evaluator<'p> {
                 return v;
             }
         }
-        let values: Vec<Value> = if self.tracing {
+        // A lean trace words only a definition the reasons read: one
+        // directly in a failed context, named there (see `Reading`);
+        // elsewhere its node keeps its place and truth, unworded.
+        let worded = self.tracing && (!self.lean() || self.reading == Reading::Names);
+        let values: Vec<Value> = if worded {
             self.stack[inner..].to_vec()
         } else {
             Vec::new()
@@ -1441,7 +1453,18 @@ impl<'p> Evaluator<'p> {
             (v, self.close())
         };
         self.stack.truncate(inner);
-        if self.tracing {
+        if self.tracing && !worded {
+            self.note(Trace {
+                step: Step::Definition,
+                what: Text::default(),
+                holds: match v {
+                    Value::Bool(b) => Some(b),
+                    _ => None,
+                },
+                cite: None,
+                children,
+            });
+        } else if self.tracing {
             // `name(args)`, and ` = value` when it is not a truth; the
             // English adds the definition's gloss.
             let zh_name = code.label.zh.as_deref().unwrap_or(&code.label.id);
@@ -1571,7 +1594,21 @@ impl<'p> Evaluator<'p> {
         let v = self.eval(body, inner, base);
         let children = self.close();
         self.reading = outer;
-        if self.tracing {
+        // A lean trace words a context only where the reasons read it:
+        // where it failed.
+        let worded = !self.lean() || matches!(v, Value::Bool(false));
+        if self.tracing && !worded {
+            self.note(Trace {
+                step: Step::Context,
+                what: Text::default(),
+                holds: match v {
+                    Value::Bool(b) => Some(b),
+                    _ => None,
+                },
+                cite: None,
+                children,
+            });
+        } else if self.tracing {
             let what = match how {
                 Derive::Before => Text::new("着法之前", "before the move"),
                 Derive::Previously => {

@@ -123,10 +123,12 @@ pub struct Options {
     /// Keep every fact of the traces taken. By default a trace keeps what
     /// the reasons read ([`report::reasons`]): the facts under the parts
     /// that hold, and the contexts that failed, named by the definitions
-    /// directly in them; a part that failed keeps its name and, where it
-    /// can hold one, the failed contexts beneath it. The reasons come out
-    /// the same either way; the full trace costs the wording of every fact
-    /// and the searches that only give a failed part's values. `explain`
+    /// directly in them; a part that failed keeps its truth and, where it
+    /// can hold one, the failed contexts beneath it. The other steps keep
+    /// their place and truth but no words: a definition's call, a
+    /// quantifier's witness, a context that held. The reasons come out the
+    /// same either way; the full trace costs the wording of every step and
+    /// the searches that only give a failed part's values. `explain`
     /// always keeps everything.
     pub full_trace: bool,
 }
