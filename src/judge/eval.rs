@@ -156,6 +156,14 @@ impl Value {
         matches!(self, Value::Bool(true))
     }
 
+    /// The truth a trace step shows: none for a value that is not one.
+    fn holds(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
     fn int(&self) -> i64 {
         match self {
             Value::Int(n) => *n,
@@ -879,6 +887,18 @@ impl<'p> Evaluator<'p> {
         }
     }
 
+    /// A step of a lean trace the reasons do not read: its place and
+    /// truth, no words.
+    fn note_unworded(&mut self, step: Step, v: &Value, children: Vec<Trace>) {
+        self.note(Trace {
+            step,
+            what: Text::default(),
+            holds: v.holds(),
+            cite: None,
+            children,
+        });
+    }
+
     fn close(&mut self) -> Vec<Trace> {
         if self.tracing {
             self.traces.pop().unwrap_or_default()
@@ -1454,16 +1474,7 @@ impl<'p> Evaluator<'p> {
         };
         self.stack.truncate(inner);
         if self.tracing && !worded {
-            self.note(Trace {
-                step: Step::Definition,
-                what: Text::default(),
-                holds: match v {
-                    Value::Bool(b) => Some(b),
-                    _ => None,
-                },
-                cite: None,
-                children,
-            });
+            self.note_unworded(Step::Definition, &v, children);
         } else if self.tracing {
             // `name(args)`, and ` = value` when it is not a truth; the
             // English adds the definition's gloss.
@@ -1486,10 +1497,7 @@ impl<'p> Evaluator<'p> {
             }
             what.zh.push(')');
             what.en.push(')');
-            let holds = match v {
-                Value::Bool(b) => Some(b),
-                _ => None,
-            };
+            let holds = v.holds();
             if holds.is_none() {
                 what.zh.push_str(" = ");
                 what.en.push_str(" = ");
@@ -1598,16 +1606,7 @@ impl<'p> Evaluator<'p> {
         // where it failed.
         let worded = !self.lean() || matches!(v, Value::Bool(false));
         if self.tracing && !worded {
-            self.note(Trace {
-                step: Step::Context,
-                what: Text::default(),
-                holds: match v {
-                    Value::Bool(b) => Some(b),
-                    _ => None,
-                },
-                cite: None,
-                children,
-            });
+            self.note_unworded(Step::Context, &v, children);
         } else if self.tracing {
             let what = match how {
                 Derive::Before => Text::new("着法之前", "before the move"),
@@ -1628,10 +1627,7 @@ impl<'p> Evaluator<'p> {
                     )
                 }
             };
-            let holds = match v {
-                Value::Bool(b) => Some(b),
-                _ => None,
-            };
+            let holds = v.holds();
             self.note(Trace {
                 step: Step::Context,
                 what,
@@ -1706,10 +1702,7 @@ impl<'p> Evaluator<'p> {
             other => as_cycle(other).unwrap_or(Value::Bool(false)),
         };
         if self.tracing {
-            let holds = match v {
-                Value::Bool(b) => Some(b),
-                _ => None,
-            };
+            let holds = v.holds();
             self.note(Trace {
                 step: Step::Context,
                 what: Text::new(cat!("第", i + 1, "着之后"), cat!("after move ", i + 1)),
