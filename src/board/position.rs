@@ -93,6 +93,12 @@ impl MoveList {
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
+
+    /// Empties the list for another generation (a search reuses one list
+    /// per ply rather than making and zeroing one per position).
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
 }
 
 impl Default for MoveList {
@@ -1083,9 +1089,10 @@ impl Position {
     /// the legality test, in the order of [`Self::legal_moves`] (whose
     /// moves are exactly those of them that pass
     /// [`Self::keeps_own_king_safe`]). A search that stops at the first
-    /// answer that works tests only the answers it tries.
-    pub(crate) fn check_answer_candidates(&self) -> MoveList {
-        let mut list = MoveList::new();
+    /// answer that works tests only the answers it tries. Into `list`,
+    /// emptied first (a search keeps one list per ply).
+    pub(crate) fn check_answer_candidates_into(&self, list: &mut MoveList) {
+        list.clear();
         self.generate_legal(
             |m| {
                 list.push(m);
@@ -1093,7 +1100,6 @@ impl Position {
             },
             |_| true,
         );
-        list
     }
 
     /// The legal moves `keep` accepts; `keep` is asked before the (more
@@ -1119,21 +1125,34 @@ impl Position {
         keep: impl FnMut(Move) -> bool,
     ) -> (MoveList, bool) {
         let mut list = MoveList::new();
-        let in_check = self.generate_legal_in(Some(wanted), false, keep, |m| {
+        let in_check = self.legal_moves_wanted_into(wanted, keep, &mut list);
+        (list, in_check)
+    }
+
+    /// [`Self::legal_moves_wanted`] into `list`, emptied first; returns
+    /// whether the side to move is in check.
+    pub(crate) fn legal_moves_wanted_into(
+        &self,
+        wanted: &Wanted,
+        keep: impl FnMut(Move) -> bool,
+        list: &mut MoveList,
+    ) -> bool {
+        list.clear();
+        self.generate_legal_in(Some(wanted), false, keep, |m| {
             list.push(m);
             true
-        });
-        (list, in_check)
+        })
     }
 
     /// [`Self::legal_moves_wanted`] for a search that stops at the first
     /// answer to check that works: in check, the answers come untested, as
-    /// [`Self::check_answer_candidates`] gives them, for the search to test
+    /// [`Self::check_answer_candidates_into`] gives them, for the search to test
     /// with [`Self::keeps_own_king_safe`] as it tries them. Out of check the
-    /// moves are legal, as there.
-    pub(crate) fn candidates_wanted(&self, wanted: &Wanted) -> (MoveList, bool) {
-        let mut list = MoveList::new();
-        let in_check = self.generate_legal_in(
+    /// moves are legal, as there. Fills `list`, emptied first, and returns
+    /// whether the side to move is in check.
+    pub(crate) fn candidates_wanted_into(&self, wanted: &Wanted, list: &mut MoveList) -> bool {
+        list.clear();
+        self.generate_legal_in(
             Some(wanted),
             true,
             |_| true,
@@ -1141,8 +1160,7 @@ impl Position {
                 list.push(m);
                 true
             },
-        );
-        (list, in_check)
+        )
     }
 
     /// Whether moving the piece on `from` to `to` leaves its own king

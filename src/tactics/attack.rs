@@ -552,7 +552,7 @@ impl CheckFilter {
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::board::parse_fen;
+    use crate::board::{parse_fen, MoveList};
 
     fn pos(fen: &str) -> Position {
         parse_fen(fen).unwrap_or_else(|e| panic!("bad test FEN {fen}: {e:?}"))
@@ -953,8 +953,9 @@ mod tests {
                 if !q.in_check() {
                     continue;
                 }
-                let answers: Vec<Move> = q
-                    .check_answer_candidates()
+                let mut candidates = MoveList::new();
+                q.check_answer_candidates_into(&mut candidates);
+                let answers: Vec<Move> = candidates
                     .iter()
                     .copied()
                     .filter(|a| q.keeps_own_king_safe(a.from, a.to))
@@ -963,13 +964,10 @@ mod tests {
                 // The capture search's generation gives the same untested
                 // answers in check, whatever it wants out of check.
                 let wanted = CheckFilter::new(&q).wanted(&q, true);
-                let (untested, in_check) = q.candidates_wanted(&wanted);
+                let mut untested = MoveList::new();
+                let in_check = q.candidates_wanted_into(&wanted, &mut untested);
                 assert!(in_check, "{q:?}");
-                assert_eq!(
-                    untested.as_slice(),
-                    q.check_answer_candidates().as_slice(),
-                    "{q:?}"
-                );
+                assert_eq!(untested.as_slice(), candidates.as_slice(), "{q:?}");
                 checks += 1;
             }
         }

@@ -49,7 +49,7 @@
 //! round in a circle) ends there with the material it has: a cycle wins
 //! nothing (positions compared by Zobrist hash).
 
-use crate::board::{Color, Move, Position, Square, Wanted};
+use crate::board::{Color, Move, MoveList, Position, Square, Wanted};
 
 use super::attack::CheckFilter;
 use super::values::ValueTable;
@@ -319,7 +319,7 @@ fn replay(start: &Position, line: &[Move], values: &ValueTable) -> (i32, Option<
 }
 
 /// Whether a node's move is legal: in check the node's moves are
-/// untested answers ([`Position::candidates_wanted`]), otherwise legal.
+/// untested answers ([`Position::candidates_wanted_into`]), otherwise legal.
 #[inline]
 fn is_legal_answer(pos: &Position, in_check: bool, m: Move) -> bool {
     !in_check || pos.keeps_own_king_safe(m.from, m.to)
@@ -391,6 +391,10 @@ struct Search<'a> {
     /// for the nodes of the current line, each node's run after its
     /// parent's.
     cands: Vec<(i64, u8, bool)>,
+    /// Move lists not in use by a node of the current line. Boxed: a node
+    /// takes one and gives it back, moving a pointer, not 258 bytes.
+    #[allow(clippy::vec_box)]
+    lists: Vec<Box<MoveList>>,
 }
 
 thread_local! {
@@ -398,6 +402,11 @@ thread_local! {
     /// searches visit a handful of nodes, and growing a stack for each was a
     /// good part of their cost.
     static CANDS: std::cell::Cell<Vec<(i64, u8, bool)>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The move lists of the thread's last search, kept for the next: a
+    /// list made per position (zeroed, then moved) cost as much as a
+    /// position's captures.
+    #[allow(clippy::vec_box)]
+    static LISTS: std::cell::Cell<Vec<Box<MoveList>>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 impl Drop for Search<'_> {
@@ -405,6 +414,8 @@ impl Drop for Search<'_> {
         let mut cands = std::mem::take(&mut self.cands);
         cands.clear();
         CANDS.with(|c| c.set(cands));
+        let lists = std::mem::take(&mut self.lists);
+        LISTS.with(|l| l.set(lists));
     }
 }
 
@@ -430,6 +441,7 @@ impl<'a> Search<'a> {
             pv: line_from.map_or_else(Pv::none, |first| Pv::new(max_ply, first)),
             hashes,
             cands: CANDS.with(std::cell::Cell::take),
+            lists: LISTS.with(std::cell::Cell::take),
         }
     }
 
@@ -476,9 +488,25 @@ impl Search<'_> {
         &mut self,
         pos: &mut Position,
         ply: usize,
+        alpha: i64,
+        beta: i64,
+        state: LineState,
+    ) -> i64 {
+        let mut moves = self.lists.pop().unwrap_or_default();
+        let score = self.node_with(pos, ply, alpha, beta, state, &mut moves);
+        self.lists.push(moves);
+        score
+    }
+
+    /// [`Self::node`] with a move list to generate into.
+    fn node_with(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
         mut alpha: i64,
         beta: i64,
         state: LineState,
+        moves: &mut MoveList,
     ) -> i64 {
         let LineState {
             material,
@@ -495,7 +523,7 @@ impl Search<'_> {
             return material;
         }
         let mut checks = None;
-        let (moves, in_check) = if material >= beta {
+        let in_check = if material >= beta {
             if !pos.in_check() {
                 // Standing pat already refutes the line above; only a side
                 // with no move at all (困毙) cannot stand.
@@ -505,7 +533,8 @@ impl Search<'_> {
                     -(MATE - ply as i64)
                 };
             }
-            (pos.check_answer_candidates(), true)
+            pos.check_answer_candidates_into(moves);
+            true
         } else {
             // Out of check, only captures and (while quiet checks remain)
             // moves that may check are candidates, and only they are
@@ -518,7 +547,7 @@ impl Search<'_> {
                     ..Wanted::default()
                 },
             };
-            pos.candidates_wanted(&wanted)
+            pos.candidates_wanted_into(&wanted, moves)
         };
         // In check, `moves` are the answers before the legality test, which
         // each gets as it is tried: the first answer that holds often ends

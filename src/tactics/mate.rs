@@ -17,7 +17,7 @@
 //! deepening (shortest mate first), bounded by a [`NodeBudget`]: running out
 //! answers [`MateSearch::BudgetExhausted`], never a guess.
 
-use crate::board::{Move, Position};
+use crate::board::{Move, MoveList, Position};
 
 use super::attack::CheckFilter;
 use super::{NodeBudget, Pv};
@@ -148,6 +148,24 @@ struct MateSearcher<'b> {
     pv: Pv,
     /// The hash of the position at each ply of the current line.
     hashes: [u64; MAX_PLIES + 2],
+    /// Move lists not in use by a node of the current line. Boxed: a node
+    /// takes one and gives it back, moving a pointer, not 258 bytes.
+    #[allow(clippy::vec_box)]
+    lists: Vec<Box<MoveList>>,
+}
+
+thread_local! {
+    /// The move lists of the thread's last search, kept for the next:
+    /// a list made per position was a good part of a node's cost.
+    #[allow(clippy::vec_box)]
+    static LISTS: std::cell::Cell<Vec<Box<MoveList>>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for MateSearcher<'_> {
+    fn drop(&mut self) {
+        let lists = std::mem::take(&mut self.lists);
+        LISTS.with(|l| l.set(lists));
+    }
 }
 
 impl<'b> MateSearcher<'b> {
@@ -157,6 +175,7 @@ impl<'b> MateSearcher<'b> {
             out_of_budget: false,
             pv: Pv::new(plies, filler),
             hashes: [0; MAX_PLIES + 2],
+            lists: LISTS.with(std::cell::Cell::take),
         }
     }
 
@@ -186,10 +205,27 @@ impl<'b> MateSearcher<'b> {
         if self.repeats(ply, pos.hash()) {
             return None;
         }
+        let mut moves = self.lists.pop().unwrap_or_default();
+        let r = self.attack_with(pos, ply, depth, &mut moves);
+        self.lists.push(moves);
+        r
+    }
+
+    /// [`Self::attack`] past its early ends, with a move list to fill.
+    fn attack_with(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
+        depth: usize,
+        moves: &mut MoveList,
+    ) -> Option<usize> {
         // Only moves that may check are made, and tested for legality.
         let checks = CheckFilter::new(pos);
-        let (moves, _) =
-            pos.legal_moves_wanted(&checks.wanted(pos, false), |m| checks.may_check(pos, m));
+        pos.legal_moves_wanted_into(
+            &checks.wanted(pos, false),
+            |m| checks.may_check(pos, m),
+            moves,
+        );
         let mut best: Option<usize> = None;
         for &m in moves.iter() {
             let child_depth = match best {
@@ -285,10 +321,24 @@ impl<'b> MateSearcher<'b> {
             }
             return Some(0);
         }
+        let mut moves = self.lists.pop().unwrap_or_default();
+        let r = self.defend_with(pos, ply, depth, &mut moves);
+        self.lists.push(moves);
+        r
+    }
+
+    /// [`Self::defend`] past its last-check end, with a move list to fill.
+    fn defend_with(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
+        depth: usize,
+        moves: &mut MoveList,
+    ) -> Option<usize> {
         // The answers are tested for legality only as they are tried: the
         // first that escapes ends the node.
         debug_assert!(pos.in_check());
-        let moves = pos.check_answer_candidates();
+        pos.check_answer_candidates_into(moves);
         // With no legal answer (将死) the loop leaves 0.
         let mut worst = 0;
         // Captures first: taking the checker is the likeliest escape.
