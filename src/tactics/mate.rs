@@ -205,8 +205,13 @@ impl<'b> MateSearcher<'b> {
         if self.repeats(ply, pos.hash()) {
             return None;
         }
+        self.with_list(|s, moves| s.attack_with(pos, ply, depth, moves))
+    }
+
+    /// Runs `f` with a move list of the search's, given back after.
+    fn with_list<T>(&mut self, f: impl FnOnce(&mut Self, &mut MoveList) -> T) -> T {
         let mut moves = self.lists.pop().unwrap_or_default();
-        let r = self.attack_with(pos, ply, depth, &mut moves);
+        let r = f(self, &mut moves);
         self.lists.push(moves);
         r
     }
@@ -321,10 +326,7 @@ impl<'b> MateSearcher<'b> {
             }
             return Some(0);
         }
-        let mut moves = self.lists.pop().unwrap_or_default();
-        let r = self.defend_with(pos, ply, depth, &mut moves);
-        self.lists.push(moves);
-        r
+        self.with_list(|s, moves| s.defend_with(pos, ply, depth, moves))
     }
 
     /// [`Self::defend`] past its last-check end, with a move list to fill.
