@@ -53,7 +53,7 @@ use crate::board::{Color, Move, MoveList, Position, Square, Wanted};
 
 use super::attack::CheckFilter;
 use super::values::ValueTable;
-use super::{NodeBudget, Pv};
+use super::{MoveLists, NodeBudget, Pv};
 
 /// The longest segment searched, in plies (the first move included).
 pub const MAX_PLIES: usize = 63;
@@ -391,10 +391,7 @@ struct Search<'a> {
     /// for the nodes of the current line, each node's run after its
     /// parent's.
     cands: Vec<(i64, u8, bool)>,
-    /// Move lists not in use by a node of the current line. Boxed: a node
-    /// takes one and gives it back, moving a pointer, not 258 bytes.
-    #[allow(clippy::vec_box)]
-    lists: Vec<Box<MoveList>>,
+    lists: MoveLists,
 }
 
 thread_local! {
@@ -402,11 +399,6 @@ thread_local! {
     /// searches visit a handful of nodes, and growing a stack for each was a
     /// good part of their cost.
     static CANDS: std::cell::Cell<Vec<(i64, u8, bool)>> = const { std::cell::Cell::new(Vec::new()) };
-    /// The move lists of the thread's last search, kept for the next: a
-    /// list made per position (zeroed, then moved) cost as much as a
-    /// position's captures.
-    #[allow(clippy::vec_box)]
-    static LISTS: std::cell::Cell<Vec<Box<MoveList>>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 impl Drop for Search<'_> {
@@ -414,8 +406,6 @@ impl Drop for Search<'_> {
         let mut cands = std::mem::take(&mut self.cands);
         cands.clear();
         CANDS.with(|c| c.set(cands));
-        let lists = std::mem::take(&mut self.lists);
-        LISTS.with(|l| l.set(lists));
     }
 }
 
@@ -441,7 +431,7 @@ impl<'a> Search<'a> {
             pv: line_from.map_or_else(Pv::none, |first| Pv::new(max_ply, first)),
             hashes,
             cands: CANDS.with(std::cell::Cell::take),
-            lists: LISTS.with(std::cell::Cell::take),
+            lists: MoveLists::new(),
         }
     }
 
@@ -492,9 +482,9 @@ impl Search<'_> {
         beta: i64,
         state: LineState,
     ) -> i64 {
-        let mut moves = self.lists.pop().unwrap_or_default();
+        let mut moves = self.lists.take();
         let score = self.node_with(pos, ply, alpha, beta, state, &mut moves);
-        self.lists.push(moves);
+        self.lists.give(moves);
         score
     }
 

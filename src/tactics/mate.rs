@@ -20,7 +20,7 @@
 use crate::board::{Move, MoveList, Position};
 
 use super::attack::CheckFilter;
-use super::{NodeBudget, Pv};
+use super::{MoveLists, NodeBudget, Pv};
 
 /// The longest line the searches handle, in plies.
 pub const MAX_PLIES: usize = 63;
@@ -148,24 +148,7 @@ struct MateSearcher<'b> {
     pv: Pv,
     /// The hash of the position at each ply of the current line.
     hashes: [u64; MAX_PLIES + 2],
-    /// Move lists not in use by a node of the current line. Boxed: a node
-    /// takes one and gives it back, moving a pointer, not 258 bytes.
-    #[allow(clippy::vec_box)]
-    lists: Vec<Box<MoveList>>,
-}
-
-thread_local! {
-    /// The move lists of the thread's last search, kept for the next:
-    /// a list made per position was a good part of a node's cost.
-    #[allow(clippy::vec_box)]
-    static LISTS: std::cell::Cell<Vec<Box<MoveList>>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-impl Drop for MateSearcher<'_> {
-    fn drop(&mut self) {
-        let lists = std::mem::take(&mut self.lists);
-        LISTS.with(|l| l.set(lists));
-    }
+    lists: MoveLists,
 }
 
 impl<'b> MateSearcher<'b> {
@@ -175,7 +158,7 @@ impl<'b> MateSearcher<'b> {
             out_of_budget: false,
             pv: Pv::new(plies, filler),
             hashes: [0; MAX_PLIES + 2],
-            lists: LISTS.with(std::cell::Cell::take),
+            lists: MoveLists::new(),
         }
     }
 
@@ -210,9 +193,9 @@ impl<'b> MateSearcher<'b> {
 
     /// Runs `f` with a move list of the search's, given back after.
     fn with_list<T>(&mut self, f: impl FnOnce(&mut Self, &mut MoveList) -> T) -> T {
-        let mut moves = self.lists.pop().unwrap_or_default();
+        let mut moves = self.lists.take();
         let r = f(self, &mut moves);
-        self.lists.push(moves);
+        self.lists.give(moves);
         r
     }
 

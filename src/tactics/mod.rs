@@ -101,6 +101,45 @@ impl Default for NodeBudget {
     }
 }
 
+/// The move lists a search's nodes generate into, one per node of the
+/// current line, kept by the thread from one search to the next: a list
+/// made per position (zeroed, then moved out of the generator) cost as much
+/// as a position's captures. Boxed, so a node takes and gives back a
+/// pointer, not 258 bytes.
+#[allow(clippy::vec_box)]
+pub(crate) struct MoveLists(Vec<Box<crate::board::MoveList>>);
+
+thread_local! {
+    #[allow(clippy::vec_box)]
+    static MOVE_LISTS: std::cell::Cell<Vec<Box<crate::board::MoveList>>> =
+        const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl MoveLists {
+    /// The lists the thread's last search left.
+    pub(crate) fn new() -> MoveLists {
+        MoveLists(MOVE_LISTS.with(std::cell::Cell::take))
+    }
+
+    /// A list for a node, to be given back with [`Self::give`].
+    #[inline]
+    pub(crate) fn take(&mut self) -> Box<crate::board::MoveList> {
+        self.0.pop().unwrap_or_default()
+    }
+
+    #[inline]
+    pub(crate) fn give(&mut self, list: Box<crate::board::MoveList>) {
+        self.0.push(list);
+    }
+}
+
+impl Drop for MoveLists {
+    fn drop(&mut self) {
+        let lists = std::mem::take(&mut self.0);
+        MOVE_LISTS.with(|l| l.set(lists));
+    }
+}
+
 /// A triangular principal-variation table: row `ply` holds the best line
 /// found from `ply` on. One allocation per search, made up front, so the
 /// recursion copies lines without allocating.
