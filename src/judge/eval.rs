@@ -1157,7 +1157,8 @@ impl<'p> Evaluator<'p> {
         self.stats.exchanges += 1;
         let king = i64::from(self.prog.values.king);
         let c = &self.ctxs[ctx];
-        let (above, exhausted) = match tactics::exchange_exceeds(
+        // `can_take_sq` above found the capture legal.
+        let (above, exhausted) = match tactics::exchange::exchange_exceeds_legal(
             &c.pos,
             Move::new(from, to),
             &self.prog.values,

@@ -223,6 +223,33 @@ pub fn exchange_exceeds(
     budget: &mut NodeBudget,
     threshold: i64,
 ) -> Result<(bool, bool), ExchangeError> {
+    exceeds(pos, first, values, limits, budget, threshold, false)
+}
+
+/// [`exchange_exceeds`] for a first move its caller has already found to
+/// be a legal capture for the owner of the moving piece (an attack table
+/// entry, see [`super::attack::attackers`]): the legality test is not
+/// repeated.
+pub(crate) fn exchange_exceeds_legal(
+    pos: &Position,
+    first: Move,
+    values: &ValueTable,
+    limits: ExchangeLimits,
+    budget: &mut NodeBudget,
+    threshold: i64,
+) -> Result<(bool, bool), ExchangeError> {
+    exceeds(pos, first, values, limits, budget, threshold, true)
+}
+
+fn exceeds(
+    pos: &Position,
+    first: Move,
+    values: &ValueTable,
+    limits: ExchangeLimits,
+    budget: &mut NodeBudget,
+    threshold: i64,
+    known_legal: bool,
+) -> Result<(bool, bool), ExchangeError> {
     let mover = pos
         .piece_at(first.from)
         .ok_or(ExchangeError::NoPiece(first.from))?
@@ -234,7 +261,8 @@ pub fn exchange_exceeds(
         }
         p.pass();
     }
-    if !p.is_legal(first) {
+    debug_assert!(!known_legal || p.is_legal(first));
+    if !known_legal && !p.is_legal(first) {
         return Err(ExchangeError::IllegalFirstMove(first));
     }
     // Only the answer is asked: no line is kept.
