@@ -112,21 +112,61 @@ impl Part for char {
     }
 }
 
-/// Numbers, the rare part: written with the formatter.
-macro_rules! number_part {
-    ($($t:ty),+) => {$(
-        impl Part for $t {
-            fn size(&self) -> usize {
-                4
-            }
-            fn push_to(&self, out: &mut String) {
-                let _ = write!(out, "{self}");
-            }
+/// Numbers, written digit by digit: a formatter call costs more than the
+/// rest of a trace line.
+fn push_int(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut digits = [0u8; 20];
+    let mut m = n.unsigned_abs();
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
         }
-    )+};
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
 }
 
-number_part!(usize, i64);
+impl Part for i64 {
+    fn size(&self) -> usize {
+        4
+    }
+    fn push_to(&self, out: &mut String) {
+        push_int(out, *self);
+    }
+}
+
+impl Part for usize {
+    fn size(&self) -> usize {
+        4
+    }
+    fn push_to(&self, out: &mut String) {
+        push_int(out, i64::try_from(*self).unwrap_or(i64::MAX));
+    }
+}
+
+/// A number with its sign always shown, as `{:+}` writes it (`+0`, `+5`,
+/// `-3`).
+struct Signed(i64);
+
+impl Part for Signed {
+    fn size(&self) -> usize {
+        5
+    }
+    fn push_to(&self, out: &mut String) {
+        if self.0 >= 0 {
+            out.push('+');
+        }
+        push_int(out, self.0);
+    }
+}
 
 impl<T: Part + ?Sized> Part for &T {
     fn size(&self) -> usize {
@@ -2032,24 +2072,29 @@ impl<'p> Evaluator<'p> {
                             cat!(pa.en, " taking ", pb.en, ": not possible (", why, ")"),
                         ),
                         None => Text::new(
-                            format!(
-                                "{}吃{}的完整交换{}：净得{:+}{}",
+                            cat!(
                                 pa.zh,
+                                "吃",
                                 pb.zh,
+                                "的完整交换",
                                 line.zh,
-                                s.value,
+                                "：净得",
+                                Signed(s.value),
                                 if s.exhausted {
                                     "（搜索预算用尽）"
                                 } else {
                                     ""
                                 }
                             ),
-                            format!(
-                                "exchange {} takes {} ({}): net {:+}{}",
+                            cat!(
+                                "exchange ",
                                 pa.en,
+                                " takes ",
                                 pb.en,
+                                " (",
                                 line.en,
-                                s.value,
+                                "): net ",
+                                Signed(s.value),
                                 if s.exhausted {
                                     " (search budget ran out)"
                                 } else {
@@ -2071,12 +2116,19 @@ impl<'p> Evaluator<'p> {
                     let line = line_text(s.start.as_deref(), &s.line);
                     let t = if s.value > 0 {
                         Text::new(
-                            format!("{}方最好的吃子{}净得{:+}", side.chinese(), line.zh, s.value),
-                            format!(
-                                "{}'s best capture ({}) nets {:+}",
+                            cat!(
+                                side.chinese(),
+                                "方最好的吃子",
+                                line.zh,
+                                "净得",
+                                Signed(s.value)
+                            ),
+                            cat!(
                                 side.english(),
+                                "'s best capture (",
                                 line.en,
-                                s.value
+                                ") nets ",
+                                Signed(s.value)
                             ),
                         )
                     } else {
@@ -2786,6 +2838,23 @@ mod tests {
     /// The memo gives back what was put under a key and nothing else; a key
     /// meeting another on its slot evicts it (a miss, never a wrong value);
     /// emptying it forgets everything.
+    #[test]
+    fn numbers_in_trace_lines_read_as_the_formatter_writes_them() {
+        let mut samples = vec![0, 1, -1, 9, 10, -10, 99, 100, 1000, -1000, i64::MAX, i64::MIN];
+        samples.extend((-300..300).map(|k| k * 37));
+        for n in samples {
+            let mut plain = String::new();
+            n.push_to(&mut plain);
+            assert_eq!(plain, format!("{n}"));
+            let mut signed = String::new();
+            Signed(n).push_to(&mut signed);
+            assert_eq!(signed, format!("{n:+}"));
+        }
+        let mut count = String::new();
+        12_345usize.push_to(&mut count);
+        assert_eq!(count, "12345");
+    }
+
     #[test]
     fn the_memo_answers_only_for_its_own_keys() {
         let mut memo = Memo::default();

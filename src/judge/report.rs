@@ -15,17 +15,19 @@ const ENGLISH_NUMBERS: [&str; 10] = [
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
 ];
 
-fn numeral(n: usize) -> String {
-    match n {
-        0..=9 => NUMERALS[n].to_string(),
-        _ => n.to_string(),
+/// `n` as a Chinese numeral (一 … 九; larger counts in digits).
+fn push_numeral(out: &mut String, n: usize) {
+    match NUMERALS.get(n) {
+        Some(s) => out.push_str(s),
+        None => out.push_str(&n.to_string()),
     }
 }
 
-fn english_number(n: usize) -> String {
-    match n {
-        0..=9 => ENGLISH_NUMBERS[n].to_string(),
-        _ => n.to_string(),
+/// `n` as an English word (one … nine; larger counts in digits).
+fn push_english_number(out: &mut String, n: usize) {
+    match ENGLISH_NUMBERS.get(n) {
+        Some(s) => out.push_str(s),
+        None => out.push_str(&n.to_string()),
     }
 }
 
@@ -46,31 +48,45 @@ pub fn summary(prog: &Program, moves: &[MoveRuling], side: Color) -> Text {
         }
     }
     kinds.sort_by_key(|(n, _)| (prog.weight[*n], *n));
+    // Written piece by piece: a summary is made for every ruling.
+    let mut zh = String::with_capacity(24);
+    let mut en = String::with_capacity(48);
     if let [(n, count)] = kinds[..] {
         let name = prog.nature_name(n);
-        let en = prog.nature_en(n);
+        let nature_en = prog.nature_en(n);
         if count == 1 {
-            return Text::new(format!("一{name}"), format!("one {en}"));
-        }
-        if is_idle(prog, n) {
-            let zh = if count == 2 {
-                format!("两{name}")
+            zh.push('一');
+            en.push_str("one ");
+        } else if is_idle(prog, n) {
+            if count == 2 {
+                zh.push('两');
             } else {
-                format!("{}{name}", numeral(count))
-            };
-            return Text::new(zh, format!("{} {en} moves", english_number(count)));
+                push_numeral(&mut zh, count);
+            }
+            push_english_number(&mut en, count);
+            en.push(' ');
+        } else {
+            zh.push('长');
+            en.push_str("perpetual ");
         }
-        return Text::new(format!("长{name}"), format!("perpetual {en}"));
+        zh.push_str(name);
+        en.push_str(nature_en);
+        if count > 1 && is_idle(prog, n) {
+            en.push_str(" moves");
+        }
+        return Text::new(zh, en);
     }
-    let zh: String = kinds
-        .iter()
-        .map(|(n, c)| format!("{}{}", numeral(*c), prog.nature_name(*n)))
-        .collect();
-    let en: Vec<String> = kinds
-        .iter()
-        .map(|(n, c)| format!("{} {}", english_number(*c), prog.nature_en(*n)))
-        .collect();
-    Text::new(zh, en.join(", "))
+    for (i, &(n, c)) in kinds.iter().enumerate() {
+        push_numeral(&mut zh, c);
+        zh.push_str(prog.nature_name(n));
+        if i > 0 {
+            en.push_str(", ");
+        }
+        push_english_number(&mut en, c);
+        en.push(' ');
+        en.push_str(prog.nature_en(n));
+    }
+    Text::new(zh, en)
 }
 
 /// The idle nature is the one whose definition is plain `true`: it holds of
