@@ -164,3 +164,50 @@ fn moves_and_check_come_together_as_they_come_apart() {
     }
     assert!(checks > 50, "only {checks} positions in check");
 }
+
+#[test]
+fn a_side_has_a_legal_move_exactly_when_its_move_list_is_not_empty() {
+    // Every position of the first 40 bundled master games and every position
+    // one legal move away from them (in check after the checks), and three
+    // boards where the king cannot step: 困毙, 将死, and a king hemmed in by
+    // its own advisors with other pieces free to move.
+    let text = std::fs::read_to_string(format!(
+        "{}/data/games/wukong-xqdb/Hu_Ronghua_1391_UCI_games.pgn",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let agree = |p: &Position| {
+        assert_eq!(p.has_legal_move(), !p.legal_moves().is_empty(), "{p:?}");
+    };
+    let mut in_check = 0;
+    for block in text
+        .split("\n\n")
+        .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
+        .take(40)
+    {
+        let mut pos = Position::startpos();
+        for token in block
+            .split_whitespace()
+            .filter(|t| t.len() == 4 && !t.ends_with('.'))
+        {
+            agree(&pos);
+            for &m in pos.legal_moves().iter() {
+                let mut child = pos.clone();
+                child.make(m);
+                agree(&child);
+                in_check += usize::from(child.in_check());
+            }
+            let m = Move::new(token[..2].parse().unwrap(), token[2..].parse().unwrap());
+            pos.make(m);
+        }
+    }
+    assert!(in_check > 1000, "only {in_check} positions in check");
+    let stalemate = parse_fen("3k5/2P6/9/9/9/9/9/9/9/4K4 b").unwrap();
+    let checkmate = parse_fen("R2k5/R8/9/9/9/9/9/9/9/4K4 b").unwrap();
+    let hemmed = parse_fen("3aka3/4n4/9/9/9/9/9/9/9/3K4R b").unwrap();
+    assert!(checkmate.in_check());
+    for (p, has) in [(&stalemate, false), (&checkmate, false), (&hemmed, true)] {
+        assert_eq!(p.has_legal_move(), has, "{p:?}");
+        agree(p);
+    }
+}

@@ -424,6 +424,11 @@ impl Position {
     /// Whether the side to move has a legal move. In Xiangqi a side without
     /// one has lost, whether it is in check (将死) or not (困毙).
     pub fn has_legal_move(&self) -> bool {
+        // A king step usually is one: tried first, each with the full test
+        // alone, before the setup the generation of every move needs.
+        if self.king_can_step() {
+            return true;
+        }
         let mut found = false;
         self.generate_legal(
             |_| true,
@@ -433,6 +438,21 @@ impl Position {
             },
         );
         found
+    }
+
+    /// Whether the king of the side to move has a legal step.
+    fn king_can_step(&self) -> bool {
+        let us = self.side;
+        let ksq = self.kings[us.index()];
+        let (lo, hi) = code_range(us);
+        let palace = palace_flag(us);
+        ORTH.iter().any(|&d| {
+            let t = offset(ksq, d);
+            let c = self.cells[t];
+            FLAGS[t] & palace != 0
+                && !(c >= lo && c <= hi)
+                && self.leaves_king_safe(ksq, t, ksq, us.opponent(), true)
+        })
     }
 
     /// [`Self::has_legal_move`] for a side known not to be in check, as the
