@@ -751,12 +751,44 @@ impl Position {
     /// [`crate::tactics::attack::attackers`]: one pass over `by`'s pieces
     /// tells which of the enemy pieces are worth asking about at all.
     pub fn capture_targets(&self, by: Color) -> u128 {
+        let enemy = self.occupied[by.opponent().index()];
         let mut out = 0u128;
         let mut bits = self.occupied[by.index()];
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            self.generate_from_as(by, CELL_OF_INDEX[i] as usize, &mut |_, to| {
+            let from = CELL_OF_INDEX[i] as usize;
+            let code = kind_code(self.cells[from]);
+            if code == 4 || code == 5 {
+                // A rook takes the first piece each way, a cannon the first
+                // beyond the screen: the sliding tables give both, and only
+                // the captures are wanted, not the quiet moves.
+                let (r, fl) = (i / 9, i % 9);
+                let along_rank = RANK_SLIDES[fl][self.rank_occ[r] as usize];
+                let along_file = FILE_SLIDES[r][self.file_occ[fl] as usize];
+                let (rank_caps, file_caps) = if code == 4 {
+                    (
+                        along_rank & u32::from(self.rank_occ[r]),
+                        along_file & u32::from(self.file_occ[fl]),
+                    )
+                } else {
+                    (along_rank >> 16, along_file >> 16)
+                };
+                out |= ((u128::from(rank_caps) << (r * 9))
+                    | (FILE_SPREAD[file_caps as usize] << fl))
+                    & enemy;
+                continue;
+            }
+            let reach = match code {
+                3 => REACH[i].horse,
+                2 => REACH[i].elephant,
+                1 => REACH[i].advisor,
+                _ => REACH[i].beside,
+            };
+            if reach & enemy == 0 {
+                continue;
+            }
+            self.generate_from_as(by, from, &mut |_, to| {
                 if self.cells[to] != EMPTY {
                     out |= 1u128 << square_of(to).index();
                 }

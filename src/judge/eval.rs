@@ -2840,7 +2840,20 @@ mod tests {
     /// emptying it forgets everything.
     #[test]
     fn numbers_in_trace_lines_read_as_the_formatter_writes_them() {
-        let mut samples = vec![0, 1, -1, 9, 10, -10, 99, 100, 1000, -1000, i64::MAX, i64::MIN];
+        let mut samples = vec![
+            0,
+            1,
+            -1,
+            9,
+            10,
+            -10,
+            99,
+            100,
+            1000,
+            -1000,
+            i64::MAX,
+            i64::MIN,
+        ];
         samples.extend((-300..300).map(|k| k * 37));
         for n in samples {
             let mut plain = String::new();
