@@ -20,13 +20,16 @@ use super::Notation;
 pub fn piece_name(pos: &Position, sq: Square, color: Color, kind: Kind) -> String {
     let ch = Piece::new(color, kind).chinese();
     let file = number_char(color, sq.file().number_for(color));
+    // Room for the move's two more characters too (see `format`).
+    let mut out = String::with_capacity(15);
     match label(pos, sq, color, kind) {
-        Label::File => [ch, file].iter().collect(),
-        Label::Tandem { index, count } => [place_word(index, count), ch].iter().collect(),
+        Label::File => out.extend([ch, file]),
+        Label::Tandem { index, count } => out.extend([place_word(index, count), ch]),
         Label::TandemOnFile { index, count } => {
-            [place_word(index, count), ch, file].iter().collect()
+            out.extend([place_word(index, count), ch, file]);
         }
     }
+    out
 }
 
 /// The move in Chinese notation, simplified characters.

@@ -5,7 +5,7 @@
 //! Both printers and the reader share these functions, so a printed move and
 //! the reading of it can never disagree about which piece is meant.
 
-use crate::board::{Color, File, Kind, Move, Position, Rank, Square};
+use crate::board::{Color, File, Kind, Move, Piece, Position, Rank, Square};
 
 use super::chars::{Dir, Place};
 
@@ -63,6 +63,17 @@ pub enum Label {
 
 /// The label of the piece on `sq` (of `color` and `kind`).
 pub fn label(pos: &Position, sq: Square, color: Color, kind: Kind) -> Label {
+    // Most pieces are alone on their file: counted without building the
+    // group (every move of every ruling is named).
+    let piece = Some(Piece::new(color, kind));
+    let alone = (0..10u8)
+        .filter_map(Rank::new)
+        .filter(|&r| pos.piece_at(Square::new(sq.file(), r)) == piece)
+        .nth(1)
+        .is_none();
+    if alone {
+        return Label::File;
+    }
     let group = file_group(pos, color, kind, sq.file());
     let count = group.len();
     let index = group.iter().position(|&s| s == sq).unwrap_or(0);
