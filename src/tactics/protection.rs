@@ -27,10 +27,13 @@
 //! hidden roots when no capture of it wins material by that search; this
 //! module answers the direct, board-level question only.
 
+use std::ops::ControlFlow;
+
 use crate::board::{Color, Kind, Piece, Position, Square};
 
 use super::attack::{
-    capture_keeps_king_safe, grid_attackers, grid_pseudo_attackers, Attacker, Grid, Occupancy,
+    capture_keeps_king_safe, grid_attackers, grid_pseudo_attackers, visit_pseudo_attackers,
+    Attacker, Grid, Occupancy,
 };
 
 /// Who protects a piece, against each possible capture.
@@ -135,9 +138,18 @@ pub fn roots(pos: &Position, sq: Square) -> Option<(Vec<Square>, Vec<Square>)> {
     if piece.kind == Kind::King {
         return None;
     }
-    let (_, real, fake) = roots_on(pos, sq, piece.color, |from, to| {
-        pos.keeps_own_king_safe(from, to)
+    // As `roots_on` sorts them, without keeping the pseudo-protectors.
+    let (mut real, mut fake) = (Vec::new(), Vec::new());
+    let _ = visit_pseudo_attackers(pos, sq, piece.color, &mut |s, _| {
+        if pos.keeps_own_king_safe(s, sq) {
+            real.push(s);
+        } else {
+            fake.push(s);
+        }
+        ControlFlow::Continue(())
     });
+    fake.sort();
+    fake.dedup();
     Some((real, fake))
 }
 
@@ -197,7 +209,7 @@ fn missing(seeming: &[Attacker], real: &[Square]) -> Vec<Square> {
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::board::parse_fen;
+    use crate::board::{parse_fen, Move};
 
     fn pos(fen: &str) -> Position {
         parse_fen(fen).unwrap_or_else(|e| panic!("bad test FEN {fen}: {e:?}"))
@@ -215,6 +227,42 @@ mod tests {
         let mut n = names(v);
         n.sort();
         n
+    }
+
+    /// `roots` (the fast path the rules language asks) names the same real
+    /// and fake roots, in the same order, as the full `protection` on the
+    /// placement-generic board, for every piece of every position of 200
+    /// bundled master games.
+    #[test]
+    fn roots_agree_with_the_full_protection_in_master_games() {
+        let path = format!(
+            "{}/data/games/wukong-xqdb/Liu_Dahua_1125_UCI_games.pgn",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let (mut pieces, mut with_fake) = (0, 0);
+        for block in text
+            .split("\n\n")
+            .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
+            .take(200)
+        {
+            let mut p = Position::startpos();
+            for token in block
+                .split_whitespace()
+                .filter(|t| t.len() == 4 && !t.ends_with('.'))
+            {
+                for (at, _) in p.pieces() {
+                    let full = protection(&p, at).map(|r| (r.real, r.fake));
+                    assert_eq!(roots(&p, at), full, "{p:?} {at}");
+                    pieces += 1;
+                    with_fake += usize::from(full.is_some_and(|(_, f)| !f.is_empty()));
+                }
+                let m: Move = token.parse().unwrap_or_else(|_| panic!("bad move {token}"));
+                p.make(m);
+            }
+        }
+        assert!(pieces > 100_000, "only {pieces} pieces");
+        assert!(with_fake > 100, "only {with_fake} pieces with a fake root");
     }
 
     #[test]
