@@ -373,10 +373,26 @@ struct Ctx {
     /// first question: what `attackers_of` looks up before working out a
     /// point's attackers.
     targets: [Option<u128>; 2],
-    exchanges: HashMap<(u8, u8, Ask), Searched>,
-    mates: HashMap<(Color, i64, bool, bool), Searched>,
     best: [Option<Searched>; 2],
-    roots: HashMap<u8, Rc<Roots>>,
+}
+
+/// The searches and roots asked in the contexts of the current move, by
+/// context: kept by the evaluator, not by each context, so that their room
+/// outlives the contexts (a context of its own would grow each table from
+/// nothing, move after move).
+#[derive(Default)]
+struct CtxCaches {
+    exchanges: HashMap<(usize, u8, u8, Ask), Searched>,
+    mates: HashMap<(usize, Color, i64, bool, bool), Searched>,
+    roots: HashMap<(usize, u8), Rc<Roots>>,
+}
+
+impl CtxCaches {
+    fn clear(&mut self) {
+        self.exchanges.clear();
+        self.mates.clear();
+        self.roots.clear();
+    }
 }
 
 /// A search's answer: the value, its line, and whether a budget cut it.
@@ -423,10 +439,7 @@ impl Ctx {
             attackers: [None, None],
             pieces: [None, None],
             targets: [None, None],
-            exchanges: HashMap::default(),
-            mates: HashMap::default(),
             best: [None, None],
-            roots: HashMap::default(),
         }
     }
 
@@ -479,6 +492,8 @@ pub struct Evaluator<'p> {
     /// Emptied attack tables of the contexts of earlier moves, for the
     /// next contexts to fill.
     spare_tables: Vec<AttackTable>,
+    /// What the contexts of the current move have asked (see [`CtxCaches`]).
+    cached: CtxCaches,
 }
 
 impl Drop for Evaluator<'_> {
@@ -492,6 +507,7 @@ impl Drop for Evaluator<'_> {
             traces: std::mem::take(&mut self.traces),
             searches: std::mem::take(&mut self.searches),
             spare_tables: std::mem::take(&mut self.spare_tables),
+            cached: std::mem::take(&mut self.cached),
         });
         scratch.stack.clear();
         scratch.ctxs.clear();
@@ -506,6 +522,9 @@ impl Drop for Evaluator<'_> {
         scratch.derived.shrink_to(KEPT_ROOM);
         scratch.traces.shrink_to(KEPT_ROOM / 16);
         scratch.searches.shrink_to(KEPT_ROOM);
+        scratch.cached.exchanges.shrink_to(KEPT_ROOM);
+        scratch.cached.mates.shrink_to(KEPT_ROOM);
+        scratch.cached.roots.shrink_to(KEPT_ROOM);
         SCRATCH.with(|s| s.set(Some(scratch)));
     }
 }
@@ -572,6 +591,7 @@ struct Scratch {
     traces: Vec<Vec<Trace>>,
     searches: HashMap<SearchKey, Searched>,
     spare_tables: Vec<AttackTable>,
+    cached: CtxCaches,
 }
 
 /// Attack tables kept for reuse: more than the contexts of one move use.
@@ -596,6 +616,7 @@ impl<'p> Evaluator<'p> {
             traces,
             searches,
             spare_tables,
+            cached,
         } = *scratch;
         Evaluator {
             prog,
@@ -616,6 +637,7 @@ impl<'p> Evaluator<'p> {
             stats: Stats::default(),
             searches,
             spare_tables,
+            cached,
             exhaustive: false,
             lean: false,
         }
@@ -686,6 +708,7 @@ impl<'p> Evaluator<'p> {
     /// Drops the contexts of the last move, keeping their attack tables,
     /// emptied, for the next move's (up to [`SPARE_TABLES`]).
     fn recycle_contexts(&mut self) {
+        self.cached.clear();
         for c in self.ctxs.drain(..) {
             for mut t in c.attackers.into_iter().flatten() {
                 if self.spare_tables.len() < SPARE_TABLES {
@@ -1181,7 +1204,7 @@ impl<'p> Evaluator<'p> {
             return 0 > t;
         };
         let key = (from.index() as u8, to.index() as u8, ask);
-        if let Some(s) = c.exchanges.get(&key) {
+        if let Some(s) = self.cached.exchanges.get(&(ctx, key.0, key.1, ask)) {
             return s.value > t;
         }
         if !self.can_take_sq(ctx, from, to) {
@@ -2373,12 +2396,12 @@ impl<'p> Evaluator<'p> {
     }
 
     fn roots(&mut self, ctx: usize, sq: Square) -> Rc<Roots> {
-        let c = &mut self.ctxs[ctx];
-        if let Some(r) = c.roots.get(&(sq.index() as u8)) {
+        let key = (ctx, sq.index() as u8);
+        if let Some(r) = self.cached.roots.get(&key) {
             return r.clone();
         }
-        let r = Rc::new(tactics::protection::roots(&c.pos, sq).unwrap_or_default());
-        c.roots.insert(sq.index() as u8, r.clone());
+        let r = Rc::new(tactics::protection::roots(&self.ctxs[ctx].pos, sq).unwrap_or_default());
+        self.cached.roots.insert(key, r.clone());
         r
     }
 
@@ -2407,19 +2430,19 @@ impl<'p> Evaluator<'p> {
         let (Some(from), Some(to)) = (c.square(a), c.square(b)) else {
             return refused("棋子不在盘上 / a piece is not on the board");
         };
-        let key = (from.index() as u8, to.index() as u8, ask);
-        if let Some(s) = c.exchanges.get(&key) {
+        let key = (ctx, from.index() as u8, to.index() as u8, ask);
+        if let Some(s) = self.cached.exchanges.get(&key) {
             return s.clone();
         }
-        let global = SearchKey::Exchange(c.pos.hash(), key.0, key.1, ask);
+        let global = SearchKey::Exchange(c.pos.hash(), key.1, key.2, ask);
         if let Some(s) = self.searches.get(&global) {
             let s = s.clone();
-            self.ctxs[ctx].exchanges.insert(key, s.clone());
+            self.cached.exchanges.insert(key, s.clone());
             return s;
         }
         if !self.can_take_sq(ctx, from, to) {
             let s = refused("不能吃 / the capture is not legal");
-            self.ctxs[ctx].exchanges.insert(key, s.clone());
+            self.cached.exchanges.insert(key, s.clone());
             return s;
         }
         self.stats.exchanges += 1;
@@ -2460,7 +2483,7 @@ impl<'p> Evaluator<'p> {
         let exhausted = s.exhausted;
         self.stats.exchange_nodes += budget.used();
         self.charge(&budget, exhausted);
-        self.ctxs[ctx].exchanges.insert(key, s.clone());
+        self.cached.exchanges.insert(key, s.clone());
         self.searches.insert(global, s.clone());
         s
     }
@@ -2505,21 +2528,21 @@ impl<'p> Evaluator<'p> {
         let Some(c) = self.ctxs.get(ctx) else {
             return no(false, Some("no position"));
         };
-        let key = (side, plies, threat, any);
-        if let Some(s) = c.mates.get(&key) {
+        let key = (ctx, side, plies, threat, any);
+        if let Some(s) = self.cached.mates.get(&key) {
             return s.clone();
         }
         let global = SearchKey::Mate(c.pos.hash(), side, plies, any);
         if let Some(s) = self.searches.get(&global) {
             let s = s.clone();
-            self.ctxs[ctx].mates.insert(key, s.clone());
+            self.cached.mates.insert(key, s.clone());
             return s;
         }
         let mut start = c.pos.clone();
         if start.side_to_move() != side {
             if start.in_check() {
                 let s = no(false, Some("对方被将军 / the other side is in check"));
-                self.ctxs[ctx].mates.insert(key, s.clone());
+                self.cached.mates.insert(key, s.clone());
                 return s;
             }
             start.pass();
@@ -2546,7 +2569,7 @@ impl<'p> Evaluator<'p> {
         };
         let exhausted = s.exhausted;
         self.charge(&budget, exhausted);
-        self.ctxs[ctx].mates.insert(key, s.clone());
+        self.cached.mates.insert(key, s.clone());
         self.searches.insert(global, s.clone());
         s
     }
