@@ -1881,21 +1881,32 @@ impl<'p> Evaluator<'p> {
     // ---- primitives ------------------------------------------------------
 
     fn prim(&mut self, p: Prim, args: &'p [Node], ctx: usize, base: usize) -> Value {
+        // The constants and the judged move's facts, a third of all calls,
+        // before the argument slots are set up.
+        let judged = self.judged;
+        match p {
+            Prim::Mover => {
+                return judged.map_or(Value::Bool(false), |j| Value::Side(j.mover));
+            }
+            Prim::Opponent => {
+                return judged.map_or(Value::Bool(false), |j| Value::Side(j.mover.opponent()));
+            }
+            Prim::Moved => return Value::Piece(self.moved),
+            Prim::Side(c) => return Value::Side(c),
+            Prim::Kind(k) => return Value::Kind(k),
+            _ => {}
+        }
         let mut v: [Value; 3] = [Value::Bool(false), Value::Bool(false), Value::Bool(false)];
         for (i, a) in args.iter().take(3).enumerate() {
             v[i] = self.eval(a, ctx, base);
         }
-        let judged = self.judged;
         match p {
-            Prim::Mover => judged.map_or(Value::Bool(false), |j| Value::Side(j.mover)),
-            Prim::Opponent => {
-                judged.map_or(Value::Bool(false), |j| Value::Side(j.mover.opponent()))
+            // Answered above.
+            Prim::Mover | Prim::Opponent | Prim::Moved | Prim::Side(_) | Prim::Kind(_) => {
+                Value::Bool(false)
             }
-            Prim::Moved => Value::Piece(self.moved),
             Prim::AnswersCheck => Value::Bool(judged.is_some_and(|j| j.answers_check)),
             Prim::Captured => Value::Bool(judged.is_some_and(|j| j.captured.is_some())),
-            Prim::Side(c) => Value::Side(c),
-            Prim::Kind(k) => Value::Kind(k),
             Prim::Other => match v[0] {
                 Value::Side(s) => Value::Side(s.opponent()),
                 _ => Value::Bool(false),
