@@ -2782,23 +2782,34 @@ pub fn previous_move<'a>(
 
 /// A line of moves from `start`, in Chinese and in ICCS.
 pub fn line_text(start: Option<&Position>, line: &[Move]) -> Text {
-    let iccs: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+    // Written into two strings: traces show a line for every exchange.
+    let mut iccs = String::with_capacity(5 * line.len());
+    for (i, m) in line.iter().enumerate() {
+        if i > 0 {
+            iccs.push(' ');
+        }
+        iccs.extend(m.from.iccs());
+        iccs.extend(m.to.iccs());
+    }
     let zh = match start {
         Some(p) => {
             let mut p = p.clone();
-            let mut out = Vec::new();
-            for m in line {
-                out.push(chinese::format(&p, *m));
+            let mut out = String::with_capacity(13 * line.len());
+            for (i, m) in line.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(&chinese::format(&p, *m));
                 if !p.is_legal(*m) {
                     break;
                 }
                 p.make(*m);
             }
-            out.join(" ")
+            out
         }
-        None => iccs.join(" "),
+        None => iccs.clone(),
     };
-    Text::new(zh, iccs.join(" "))
+    Text::new(zh, iccs)
 }
 
 /// A piece on a point as the traces name it, in both languages (`红车d9`,
