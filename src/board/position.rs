@@ -1090,7 +1090,8 @@ impl Position {
             // Out of check, the targets `wanted` admits from here.
             let targets = match wanted {
                 Some(w) if !in_check => {
-                    if w.free_from & (1u128 << i) != 0 {
+                    // Rarely any piece is free (a discovered check's).
+                    if w.free_from != 0 && w.free_from & (1u128 << i) != 0 {
                         u128::MAX
                     } else {
                         w.to | w.to_by_kind[kind_code(self.cells[from]) as usize]
