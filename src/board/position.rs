@@ -59,10 +59,27 @@ const fn code_range(color: Color) -> (u8, u8) {
     }
 }
 
+/// A square's bit (see [`Square::bit`]).
 #[inline]
-const fn bit(sq_index: usize) -> u128 {
-    1u128 << sq_index
+fn bit(sq_index: usize) -> u128 {
+    Square::from_index_unchecked(sq_index as u8).bit()
 }
+
+/// The bit of the square on cell `c` (nothing for the border cells).
+#[inline]
+fn cell_bit(c: Cell) -> u128 {
+    CELL_BIT[c & 0xFF]
+}
+
+static CELL_BIT: [u128; 256] = {
+    let mut t = [0u128; 256];
+    let mut i = 0;
+    while i < 90 {
+        t[CELL_OF_INDEX[i] as usize] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
 
 /// The fixed-capacity list of moves the generator fills. No position has more
 /// than 119 pseudo-legal moves (2×17 rook, 2×17 cannon, 2×8 horse, 2×4
@@ -669,7 +686,7 @@ impl Position {
             return;
         }
         self.generate_from(from, &mut |fr, to| {
-            if targets & (1u128 << square_of(to).index()) != 0 {
+            if targets & cell_bit(to) != 0 {
                 f(fr, to);
             }
         });
@@ -790,7 +807,7 @@ impl Position {
             }
             self.generate_from_as(by, from, &mut |_, to| {
                 if self.cells[to] != EMPTY {
-                    out |= 1u128 << square_of(to).index();
+                    out |= cell_bit(to);
                 }
             });
         }
@@ -798,7 +815,7 @@ impl Position {
         if ours & 15 == theirs & 15 {
             let (lo, hi) = (ours.min(theirs), ours.max(theirs));
             if (lo + 16..hi).step_by(16).all(|c| self.cells[c] == EMPTY) {
-                out |= 1u128 << square_of(theirs).index();
+                out |= cell_bit(theirs);
             }
         }
         out
@@ -859,7 +876,7 @@ impl Position {
             } else if ours(x)
                 && (self.cells[points.1[0]] == horse || self.cells[points.1[1]] == horse)
             {
-                out.discover |= 1u128 << square_of(leg).index();
+                out.discover |= cell_bit(leg);
             }
         }
         out
@@ -1091,7 +1108,7 @@ impl Position {
             let targets = match wanted {
                 Some(w) if !in_check => {
                     // Rarely any piece is free (a discovered check's).
-                    if w.free_from != 0 && w.free_from & (1u128 << i) != 0 {
+                    if w.free_from != 0 && w.free_from & bit(i) != 0 {
                         u128::MAX
                     } else {
                         w.to | w.to_by_kind[kind_code(self.cells[from]) as usize]
@@ -1665,7 +1682,7 @@ impl Risk {
     #[inline]
     fn resolve(&mut self, c: Cell) {
         self.flags[c] |= RESOLVE;
-        self.resolve |= 1u128 << square_of(c).index();
+        self.resolve |= cell_bit(c);
     }
 }
 

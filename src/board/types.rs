@@ -333,8 +333,27 @@ impl Rank {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
+/// Each square's bit in a 90-bit board set: looked up, since a 128-bit
+/// shift by a variable amount takes several instructions and the move
+/// generation and the searches ask for bits all the time.
+static SQUARE_BITS: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
 impl Square {
     pub const COUNT: usize = 90;
+
+    /// The square's bit in a board set (bit `i` for square index `i`).
+    #[inline]
+    pub fn bit(self) -> u128 {
+        SQUARE_BITS[self.0 as usize]
+    }
 
     #[inline]
     pub const fn new(file: File, rank: Rank) -> Square {

@@ -1247,7 +1247,7 @@ impl<'p> Evaluator<'p> {
             for v in spared {
                 if let Value::Piece(p) = v {
                     if let Some(sq) = c.square(*p) {
-                        bits |= 1u128 << sq.index();
+                        bits |= sq.bit();
                     }
                 }
             }
@@ -2364,7 +2364,7 @@ impl<'p> Evaluator<'p> {
         let Some(entry) = table.slots.get_mut(sq.index()) else {
             return no_members();
         };
-        table.filled |= 1u128 << sq.index();
+        table.filled |= sq.bit();
         if let Some(found) = entry {
             return found.clone();
         }
@@ -2372,7 +2372,7 @@ impl<'p> Evaluator<'p> {
         // attacking side's moves says so for all of them at once.
         if pos.piece_at(sq).is_some_and(|p| p.color != by) {
             let targets = *targets[by.index()].get_or_insert_with(|| pos.capture_targets(by));
-            if targets & (1u128 << sq.index()) == 0 {
+            if targets & sq.bit() == 0 {
                 let none = no_members();
                 *entry = Some(none.clone());
                 return none;

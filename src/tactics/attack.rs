@@ -464,7 +464,7 @@ pub(crate) struct CheckFilter {
 
 #[inline]
 fn bit(sq: Square) -> u128 {
-    1u128 << sq.index()
+    sq.bit()
 }
 
 /// The orthogonal neighbours of each point (bit `i` for square index `i`).

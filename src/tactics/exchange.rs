@@ -307,7 +307,7 @@ fn run(
 
 #[inline]
 fn square_bit(sq: Square) -> u128 {
-    1u128 << sq.index()
+    sq.bit()
 }
 
 /// The squares a move leaves and lands on.
