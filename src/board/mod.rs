@@ -12,6 +12,7 @@ pub mod types;
 pub mod zobrist;
 
 pub use fen::{parse_fen, to_fen, FenError, START_FEN};
+pub(crate) use position::Bits;
 pub use position::{
     IllegalMove, IllegalReason, MoveList, Position, RepetitionKey, Setup, SetupError, Undo, Wanted,
 };

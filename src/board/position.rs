@@ -81,6 +81,43 @@ static CELL_BIT: [u128; 256] = {
     t
 };
 
+/// The square indices of a board set's bits, lowest first, walked as two
+/// 64-bit halves: 128-bit bit tricks take several instructions each.
+#[derive(Clone, Copy)]
+pub(crate) struct Bits {
+    lo: u64,
+    hi: u64,
+}
+
+impl Bits {
+    #[inline]
+    pub(crate) fn of(set: u128) -> Bits {
+        Bits {
+            lo: set as u64,
+            hi: (set >> 64) as u64,
+        }
+    }
+}
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.lo != 0 {
+            let i = self.lo.trailing_zeros() as usize;
+            self.lo &= self.lo - 1;
+            Some(i)
+        } else if self.hi != 0 {
+            let i = self.hi.trailing_zeros() as usize;
+            self.hi &= self.hi - 1;
+            Some(64 + i)
+        } else {
+            None
+        }
+    }
+}
+
 /// The fixed-capacity list of moves the generator fills. No position has more
 /// than 119 pseudo-legal moves (2×17 rook, 2×17 cannon, 2×8 horse, 2×4
 /// elephant, 2×4 advisor, 4 king, 5×3 pawn), so 128 slots always suffice.
@@ -342,13 +379,10 @@ impl Position {
     }
 
     /// The pieces on the squares of `bits`, in square order.
-    fn pieces_in(&self, mut bits: u128) -> impl Iterator<Item = (Square, Piece)> + '_ {
+    fn pieces_in(&self, bits: u128) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        let mut bits = Bits::of(bits);
         std::iter::from_fn(move || loop {
-            if bits == 0 {
-                return None;
-            }
-            let i = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
+            let i = bits.next()? as u8;
             let sq = Square::from_index_unchecked(i);
             if let Some(p) = self.piece_at(sq) {
                 return Some((sq, p));
@@ -483,10 +517,7 @@ impl Position {
         let us = self.side;
         let them = us.opponent();
         let ksq = self.kings[us.index()];
-        let mut bits = self.occupied[us.index()];
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        for i in Bits::of(self.occupied[us.index()]) {
             let mut found = false;
             self.generate_from(CELL_OF_INDEX[i] as usize, &mut |from, to| {
                 found = found || self.leaves_king_safe(from, to, ksq, them, false);
@@ -705,10 +736,8 @@ impl Position {
         // The targets on the piece's rank and file, as line bits.
         let on_rank = ((targets >> (r * 9)) as u32) & 0x1FF;
         let mut on_file = 0u32;
-        let mut bits = targets & (FILE_SPREAD[0x3FF] << fl);
-        while bits != 0 {
-            on_file |= 1 << (bits.trailing_zeros() / 9);
-            bits &= bits - 1;
+        for i in Bits::of(targets & (FILE_SPREAD[0x3FF] << fl)) {
+            on_file |= 1 << (i / 9);
         }
         let (rank_occ, file_occ) = (self.rank_occ[r] as u32, self.file_occ[fl] as u32);
         let along_rank = if on_rank != 0 {
@@ -770,10 +799,7 @@ impl Position {
     pub fn capture_targets(&self, by: Color) -> u128 {
         let enemy = self.occupied[by.opponent().index()];
         let mut out = 0u128;
-        let mut bits = self.occupied[by.index()];
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        for i in Bits::of(self.occupied[by.index()]) {
             let from = CELL_OF_INDEX[i] as usize;
             let code = kind_code(self.cells[from]);
             if code == 4 || code == 5 {
@@ -1098,10 +1124,11 @@ impl Position {
         }
         let r = &risk;
         let mut go = true;
-        let mut bits = self.occupied[us.index()];
-        while bits != 0 && go {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+        let mut bits = Bits::of(self.occupied[us.index()]);
+        while go {
+            let Some(i) = bits.next() else {
+                break;
+            };
             let from = CELL_OF_INDEX[i] as usize;
             let sq = Square::from_index_unchecked(i as u8);
             // Out of check, the targets `wanted` admits from here.
@@ -2207,3 +2234,39 @@ impl fmt::Display for SetupError {
 }
 
 impl std::error::Error for SetupError {}
+
+// Tests state their expectations by panicking.
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    /// The walk over a board set's bits gives exactly its set squares,
+    /// lowest first, across the two 64-bit halves; and each square's bit
+    /// from the tables is the shifted one.
+    #[test]
+    fn a_board_set_walks_its_squares_in_order() {
+        let sets: [u128; 6] = [
+            0,
+            1,
+            1 << 63 | 1 << 64,
+            1 << 89,
+            (1u128 << 90) - 1,
+            0x0123_4567_89ab_cdef_0123_4567_89ab_cdef & ((1u128 << 90) - 1),
+        ];
+        for set in sets {
+            let walked: Vec<usize> = Bits::of(set).collect();
+            let expected: Vec<usize> = (0..128).filter(|&i| set >> i & 1 == 1).collect();
+            assert_eq!(walked, expected, "{set:#x}");
+        }
+        for i in 0..90 {
+            let sq = Square::from_index_unchecked(i as u8);
+            assert_eq!(sq.bit(), 1u128 << i);
+            assert_eq!(bit(i), 1u128 << i);
+            assert_eq!(cell_bit(cell_of(sq)), 1u128 << i);
+        }
+        assert!((0..256)
+            .filter(|&c| FLAGS[c] & ON_BOARD == 0)
+            .all(|c| cell_bit(c) == 0));
+    }
+}

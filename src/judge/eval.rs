@@ -25,7 +25,7 @@ use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 
 use super::program::{Guard, Node, Op, Prim, Program};
-use crate::board::{Color, Kind, Move, Piece, Position, Square};
+use crate::board::{Bits, Color, Kind, Move, Piece, Position, Square};
 use crate::lang::ast::{BinOp, Quantifier};
 use crate::notation::chinese;
 use crate::tactics::{self, CaptureScope, ExchangeLimits, MateSearch, NodeBudget};
@@ -348,9 +348,7 @@ impl AttackTable {
 
     /// Empties the points that were filled.
     fn clear(&mut self) {
-        while self.filled != 0 {
-            let i = self.filled.trailing_zeros() as usize;
-            self.filled &= self.filled - 1;
+        for i in Bits::of(std::mem::take(&mut self.filled)) {
             if let Some(slot) = self.slots.get_mut(i) {
                 *slot = None;
             }
