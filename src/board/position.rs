@@ -872,22 +872,26 @@ impl Position {
         let file = |bits: u32| FILE_SPREAD[bits as usize] << kf;
         let file_cell = |i: u32| ((i as usize + 3) << 4) + (k & 15);
         let (rf, ff) = (kf as u32, kr as u32);
+        // Each line's two ways are gathered as line bits and spread onto
+        // the board once: a 128-bit shift costs more than the rest.
         macro_rules! way {
-            ($occ:expr, $at:expr, $len:expr, $up:expr, $spread:expr, $cell:expr) => {
-                self.check_line(
-                    line_way($occ, $at, $len, $up),
-                    $spread,
-                    $cell,
-                    ours,
-                    codes,
-                    &mut out,
-                )
+            ($occ:expr, $at:expr, $len:expr, $up:expr, $cell:expr, $acc:expr) => {
+                self.check_line(line_way($occ, $at, $len, $up), $cell, ours, codes, $acc)
             };
         }
-        way!(rocc, rf, 9, true, rank, rank_cell);
-        way!(rocc, rf, 9, false, rank, rank_cell);
-        way!(focc, ff, 10, true, file, file_cell);
-        way!(focc, ff, 10, false, file, file_cell);
+        let (mut on_rank, mut on_file) = (LineChecks::default(), LineChecks::default());
+        way!(rocc, rf, 9, true, rank_cell, &mut on_rank);
+        way!(rocc, rf, 9, false, rank_cell, &mut on_rank);
+        way!(focc, ff, 10, true, file_cell, &mut on_file);
+        way!(focc, ff, 10, false, file_cell, &mut on_file);
+        out.rook = rank(on_rank.rook) | file(on_file.rook);
+        out.cannon = rank(on_rank.cannon) | file(on_file.cannon);
+        if on_rank.screen | on_file.screen != 0 {
+            out.screen = rank(on_rank.screen) | file(on_file.screen);
+        }
+        if on_rank.discover | on_file.discover != 0 {
+            out.discover = rank(on_rank.discover) | file(on_file.discover);
+        }
         // A horse checks from the two points beyond an empty leg; our piece
         // on the leg of our horse there discovers a check by leaving.
         for (j, d) in DIAG.into_iter().enumerate() {
@@ -908,18 +912,17 @@ impl Position {
         out
     }
 
-    /// [`Self::check_squares`] along one way of one of the king's lines:
-    /// `spread` turns line bits into square bits, `cell` a line bit index
-    /// into a cell; `codes` are our rook's and cannon's.
+    /// [`Self::check_squares`] along one way of one of the king's lines,
+    /// into `out` as line bits: `cell` turns a line bit index into a cell;
+    /// `codes` are our rook's and cannon's.
     #[inline(always)]
     fn check_line(
         &self,
         way: LineWay,
-        spread: impl Fn(u32) -> u128,
         cell: impl Fn(u32) -> Cell,
         ours: impl Fn(u8) -> bool,
         [rook, cannon]: [u8; 2],
-        out: &mut CheckSquares,
+        out: &mut LineChecks,
     ) {
         let piece = |n: usize| {
             if n < way.count {
@@ -937,25 +940,25 @@ impl Position {
         };
         // A rook checks from the empty points up to the first piece, or by
         // taking it; a cannon from beyond it up to the second.
-        out.rook |= spread(way.near | one(0));
-        out.cannon |= spread(way.far | one(1));
+        out.rook |= way.near | one(0);
+        out.cannon |= way.far | one(1);
         let first = piece(0);
         if first == cannon {
             // Our cannon with nothing before it: a piece entering the gap is
             // its screen; the cannon itself checks by taking the third piece
             // over the second.
-            out.screen |= spread(way.near);
-            out.cannon |= spread(one(2));
+            out.screen |= way.near;
+            out.cannon |= one(2);
         }
         if ours(first) && piece(1) == rook {
             // Our piece alone between our rook and the king.
-            out.discover |= spread(one(0));
+            out.discover |= one(0);
         }
         if piece(2) == cannon {
             // Two pieces before our cannon: either of ours leaving (or taking
             // the other along the line) leaves it one screen.
             let mine = (u32::from(ours(first)) * one(0)) | (u32::from(ours(piece(1))) * one(1));
-            out.discover |= spread(mine);
+            out.discover |= mine;
         }
     }
 
@@ -1693,6 +1696,15 @@ pub(crate) struct CheckSquares {
     pub(crate) horse: u128,
     pub(crate) discover: u128,
     pub(crate) screen: u128,
+}
+
+/// [`CheckSquares`] along one of the king's lines, as line bits.
+#[derive(Clone, Copy, Default)]
+struct LineChecks {
+    rook: u32,
+    cannon: u32,
+    screen: u32,
+    discover: u32,
 }
 
 /// Per-point risk flags for one position's king, see [`Position::fill_risk`].
