@@ -134,33 +134,43 @@ fn filtered_generation_keeps_exactly_the_legal_moves_it_is_asked_for() {
     }
 }
 
-#[test]
-fn moves_and_check_come_together_as_they_come_apart() {
-    // Along the first 40 bundled master games: the generation's own check
-    // flag agrees with `in_check`, and its list with `legal_moves`.
+/// Every position along the first `games` bundled master games of one
+/// master (Hu Ronghua's), each before its move.
+fn master_game_positions(games: usize) -> Vec<Position> {
     let text = std::fs::read_to_string(format!(
         "{}/data/games/wukong-xqdb/Hu_Ronghua_1391_UCI_games.pgn",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    let mut checks = 0;
+    let mut out = Vec::new();
     for block in text
         .split("\n\n")
         .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
-        .take(40)
+        .take(games)
     {
         let mut pos = Position::startpos();
         for token in block
             .split_whitespace()
             .filter(|t| t.len() == 4 && !t.ends_with('.'))
         {
-            let (moves, in_check) = pos.legal_moves_and_check();
-            assert_eq!(in_check, pos.in_check(), "{pos:?}");
-            assert_eq!(moves.as_slice(), pos.legal_moves().as_slice(), "{pos:?}");
-            checks += usize::from(in_check);
+            out.push(pos.clone());
             let m = Move::new(token[..2].parse().unwrap(), token[2..].parse().unwrap());
             pos.make(m);
         }
+    }
+    out
+}
+
+#[test]
+fn moves_and_check_come_together_as_they_come_apart() {
+    // Along the first 40 bundled master games: the generation's own check
+    // flag agrees with `in_check`, and its list with `legal_moves`.
+    let mut checks = 0;
+    for pos in master_game_positions(40) {
+        let (moves, in_check) = pos.legal_moves_and_check();
+        assert_eq!(in_check, pos.in_check(), "{pos:?}");
+        assert_eq!(moves.as_slice(), pos.legal_moves().as_slice(), "{pos:?}");
+        checks += usize::from(in_check);
     }
     assert!(checks > 50, "only {checks} positions in check");
 }
@@ -171,34 +181,17 @@ fn a_side_has_a_legal_move_exactly_when_its_move_list_is_not_empty() {
     // one legal move away from them (in check after the checks), and three
     // boards where the king cannot step: 困毙, 将死, and a king hemmed in by
     // its own advisors with other pieces free to move.
-    let text = std::fs::read_to_string(format!(
-        "{}/data/games/wukong-xqdb/Hu_Ronghua_1391_UCI_games.pgn",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
     let agree = |p: &Position| {
         assert_eq!(p.has_legal_move(), !p.legal_moves().is_empty(), "{p:?}");
     };
     let mut in_check = 0;
-    for block in text
-        .split("\n\n")
-        .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
-        .take(40)
-    {
-        let mut pos = Position::startpos();
-        for token in block
-            .split_whitespace()
-            .filter(|t| t.len() == 4 && !t.ends_with('.'))
-        {
-            agree(&pos);
-            for &m in pos.legal_moves().iter() {
-                let mut child = pos.clone();
-                child.make(m);
-                agree(&child);
-                in_check += usize::from(child.in_check());
-            }
-            let m = Move::new(token[..2].parse().unwrap(), token[2..].parse().unwrap());
-            pos.make(m);
+    for pos in master_game_positions(40) {
+        agree(&pos);
+        for &m in pos.legal_moves().iter() {
+            let mut child = pos.clone();
+            child.make(m);
+            agree(&child);
+            in_check += usize::from(child.in_check());
         }
     }
     assert!(in_check > 1000, "only {in_check} positions in check");
