@@ -736,7 +736,7 @@ impl Position {
         // The targets on the piece's rank and file, as line bits.
         let on_rank = ((targets >> (r * 9)) as u32) & 0x1FF;
         let mut on_file = 0u32;
-        for i in Bits::of(targets & (FILE_SPREAD[0x3FF] << fl)) {
+        for i in Bits::of(targets & FILE_MASK[fl]) {
             on_file |= 1 << (i / 9);
         }
         let (rank_occ, file_occ) = (self.rank_occ[r] as u32, self.file_occ[fl] as u32);
@@ -1589,6 +1589,17 @@ static FILE_SPREAD: [u128; 1024] = {
             r += 1;
         }
         bits += 1;
+    }
+    t
+};
+
+/// Each file's squares (bit `i` for square index `i`).
+static FILE_MASK: [u128; 9] = {
+    let mut t = [0u128; 9];
+    let mut f = 0;
+    while f < 9 {
+        t[f] = FILE_SPREAD[0x3FF] << f;
+        f += 1;
     }
     t
 };
