@@ -1301,7 +1301,7 @@ impl Position {
         // touches it.
         let rank = full || from & !15 == ksq & !15 || to & !15 == ksq & !15;
         let file = full || from & 15 == ksq & 15 || to & 15 == ksq & 15;
-        if self.line_attacked_after(&after, king, them, rank, file) {
+        if (rank || file) && self.line_attacked_after(&after, king, them, rank, file) {
             return false;
         }
         let horse = code_of(them, Kind::Horse);
