@@ -1218,14 +1218,15 @@ impl<'p> Evaluator<'p> {
         self.stats.exchanges += 1;
         let king = i64::from(self.prog.values.king);
         let c = &self.ctxs[ctx];
-        // `can_take_sq` above found the capture legal.
-        let (above, exhausted) = match tactics::exchange::exchange_exceeds_legal(
+        let (above, exhausted) = match tactics::exchange::exceeds(
             &c.pos,
             Move::new(from, to),
             &self.prog.values,
             limits,
             &mut budget,
             t.clamp(-king + 1, king - 1),
+            // `can_take_sq` above found the capture legal.
+            tactics::exchange::FirstMove::KnownLegal,
         ) {
             Ok((above, cut)) => (above, cut && budget.is_exhausted()),
             Err(_) => (0 > t, false),

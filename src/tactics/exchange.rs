@@ -223,32 +223,38 @@ pub fn exchange_exceeds(
     budget: &mut NodeBudget,
     threshold: i64,
 ) -> Result<(bool, bool), ExchangeError> {
-    exceeds(pos, first, values, limits, budget, threshold, false)
+    exceeds(
+        pos,
+        first,
+        values,
+        limits,
+        budget,
+        threshold,
+        FirstMove::Untested,
+    )
 }
 
-/// [`exchange_exceeds`] for a first move its caller has already found to
-/// be a legal capture for the owner of the moving piece (an attack table
-/// entry, see [`super::attack::attackers`]): the legality test is not
-/// repeated.
-pub(crate) fn exchange_exceeds_legal(
+/// Whether [`exceeds`] must test the first move's legality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FirstMove {
+    /// It may be anything: tested, and refused if illegal.
+    Untested,
+    /// The caller already found it a legal capture for the owner of the
+    /// moving piece (an attack table entry, see
+    /// [`super::attack::attackers`]): not tested again.
+    KnownLegal,
+}
+
+/// [`exchange_exceeds`], with the first move's legality test skipped when
+/// the caller vouches for it.
+pub(crate) fn exceeds(
     pos: &Position,
     first: Move,
     values: &ValueTable,
     limits: ExchangeLimits,
     budget: &mut NodeBudget,
     threshold: i64,
-) -> Result<(bool, bool), ExchangeError> {
-    exceeds(pos, first, values, limits, budget, threshold, true)
-}
-
-fn exceeds(
-    pos: &Position,
-    first: Move,
-    values: &ValueTable,
-    limits: ExchangeLimits,
-    budget: &mut NodeBudget,
-    threshold: i64,
-    known_legal: bool,
+    first_move: FirstMove,
 ) -> Result<(bool, bool), ExchangeError> {
     let mover = pos
         .piece_at(first.from)
@@ -261,8 +267,8 @@ fn exceeds(
         }
         p.pass();
     }
-    debug_assert!(!known_legal || p.is_legal(first));
-    if !known_legal && !p.is_legal(first) {
+    debug_assert!(first_move == FirstMove::Untested || p.is_legal(first));
+    if first_move == FirstMove::Untested && !p.is_legal(first) {
         return Err(ExchangeError::IllegalFirstMove(first));
     }
     // Only the answer is asked: no line is kept.
