@@ -131,6 +131,57 @@ fn judge_json_is_the_documented_contract() {
     assert_eq!(v["sides"]["red"]["status"], "forbidden");
 }
 
+/// `--profile` adds one key to the JSON (the contract's keys stay as they
+/// are) and a table to the text, both naming the rulebook's own steps.
+#[test]
+fn a_profile_is_added_only_when_asked_for() {
+    let args = |format: &str| {
+        [
+            "judge",
+            "--rules",
+            "2011",
+            "--fen",
+            "3k5/R8/9/9/9/9/9/9/9/4K4 w",
+            "--moves",
+            "车九进一 将4进1 车九退一 将4退1",
+            "--profile",
+            "--lang",
+            "en",
+            "--format",
+            format,
+        ]
+        .map(String::from)
+    };
+    let json = args("json");
+    let o = qili(&json.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["moves", "outcome", "profile", "rules", "sides"]);
+    assert_eq!(v["outcome"], "red_must_change");
+    assert_eq!(v["profile"]["cycles"], 1);
+    let rows = v["profile"]["rows"].as_array().unwrap();
+    assert!(rows
+        .iter()
+        .any(|r| r["kind"] == "nature" && r["id"] == "将" && r["calls"].as_u64() >= Some(4)));
+    assert!(rows
+        .iter()
+        .any(|r| r["kind"] == "definition" && r["id"] == "forbidden"));
+    let text = args("text");
+    let o = qili(&text.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Where the time went (self time): 1 cycle"),
+        "{out}"
+    );
+    assert!(
+        out.trim_end()
+            .ends_with("outside the rules (setting up moves, summaries, records)"),
+        "{out}"
+    );
+}
+
 #[test]
 fn judge_a_corpus_case_and_say_whether_the_article_agrees() {
     let o = qili(&["judge", "--case", "cases/s3-2.toml"]);

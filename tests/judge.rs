@@ -292,6 +292,47 @@ override order 将 > 续 > 杀 > 捉 > 兑 = 献 = 闲
     assert_eq!(held, [red.clone(), vec!["闲"], red, vec!["闲"]]);
 }
 
+/// A profile times the rulebook's steps and changes nothing in the ruling.
+/// In 26.2's lone perpetual check, 将 is the heaviest nature, so it is
+/// asked first on each of the four moves; on the two checks it holds and is
+/// asked again to explain it, while the king's two steps are explained by
+/// 闲 (whose first look and explanation make four calls). `forbidden` is
+/// asked once for each side's summary and once for each side by the first
+/// verdict case, which decides.
+#[test]
+fn a_profile_counts_the_rulebooks_steps_and_changes_no_ruling() {
+    let book = edition("2011");
+    let start = parse_fen("3k5/R8/9/9/9/9/9/9/9/4K4 w").unwrap();
+    let moves = "a8a9 d9d8 a9a8 d8d9";
+    let plain = judge_line(&book, &start, moves, Options::default()).unwrap();
+    let opts = Options {
+        profile: true,
+        ..Options::default()
+    };
+    let timed = judge_line(&book, &start, moves, opts).unwrap();
+    assert!(plain.profile.is_none());
+    assert_eq!(natures(&book, &timed), natures(&book, &plain));
+    assert_eq!(timed.outcome, plain.outcome);
+    for (a, b) in plain.moves.iter().zip(&timed.moves) {
+        assert_eq!(reasons(&book, a), reasons(&book, b));
+    }
+    let p = timed.profile.unwrap();
+    let calls = |kind: &str, id: &str| {
+        p.rows
+            .iter()
+            .find(|r| format!("{:?}", r.kind).to_lowercase() == kind && r.id == id)
+            .map_or(0, |r| r.calls)
+    };
+    assert_eq!(calls("nature", "将"), 6);
+    assert_eq!(calls("nature", "闲"), 4);
+    assert_eq!(calls("definition", "forbidden"), 4);
+    assert_eq!(p.cycles, 1);
+    let counted: u64 = p.rows.iter().map(|r| r.self_ns).sum();
+    assert!(counted <= p.total_ns, "{counted} > {}", p.total_ns);
+    assert!(p.rows.windows(2).all(|w| w[0].self_ns >= w[1].self_ns));
+    assert!(p.rows.iter().all(|r| r.calls > 0));
+}
+
 // ---- the corpus -----------------------------------------------------------
 
 #[test]

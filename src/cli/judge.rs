@@ -10,6 +10,7 @@ use miette::{miette, Result};
 use super::{emit, position_arg, Format};
 use crate::board::START_FEN;
 use crate::judge::case::{compare, Case};
+use crate::judge::profile::Profile;
 use crate::judge::report::{to_json, to_text};
 use crate::judge::{judge_cycle, last_cycle, Options, Rulebook};
 use crate::notation::parse_line;
@@ -45,7 +46,14 @@ pub struct JudgeArgs {
     pub lang: Lang,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+    /// Also time every nature, clause, definition and primitive of the
+    /// rulebook, and show where the ruling's time went.
+    #[arg(long)]
+    pub profile: bool,
 }
+
+/// Steps a profile table shows before it sums up the rest.
+const PROFILE_ROWS: usize = 20;
 
 pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let (fen, moves, case) = match &args.case {
@@ -68,6 +76,7 @@ pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
         cycle,
         Options {
             explain: args.explain,
+            profile: args.profile,
             ..Options::default()
         },
     );
@@ -111,6 +120,9 @@ pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
                     )?;
                 }
             }
+            if let Some(p) = &ruling.profile {
+                emit(out, &format!("\n{}", p.to_text(zh, PROFILE_ROWS)))?;
+            }
         }
     }
     Ok(())
@@ -127,6 +139,11 @@ pub struct TestArgs {
     /// Case files or folders of them.
     #[arg(default_value = "cases")]
     pub cases: Vec<PathBuf>,
+    /// Also rule every case once more with a profiler, and show for each
+    /// edition where the time went, by nature, clause, definition and
+    /// primitive (the timing line still measures the unprofiled rulings).
+    #[arg(long)]
+    pub profile: bool,
 }
 
 /// The outcome of running the corpus.
@@ -181,6 +198,7 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
     };
     let mut books: BTreeMap<String, Loaded> = BTreeMap::new();
     let mut sum = TestSummary::default();
+    let mut to_profile = Vec::new();
     let mut cases = Vec::new();
     for file in files {
         match Case::load_all(&file) {
@@ -235,6 +253,10 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
                         continue;
                     }
                 };
+                if args.profile {
+                    // Profiled after the corpus, not to disturb its timing.
+                    to_profile.push((edition.clone(), cycle.clone()));
+                }
                 let t = Instant::now();
                 let ruling = judge_cycle(book, cycle, Options::default());
                 sum.times.push(t.elapsed());
@@ -266,6 +288,30 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
                 }
             }
         }
+    }
+    let mut profiles: BTreeMap<String, Profile> = BTreeMap::new();
+    for (edition, cycle) in to_profile {
+        let book = match (&only, books.get(&edition)) {
+            (Some(b), _) => b,
+            (None, Some(Loaded::Book(b))) => b,
+            _ => continue,
+        };
+        let opts = Options {
+            profile: true,
+            ..Options::default()
+        };
+        if let Some(p) = judge_cycle(book, cycle, opts).profile {
+            profiles.entry(edition).or_default().merge(&p);
+        }
+    }
+    for (edition, p) in &profiles {
+        emit(
+            out,
+            &format!("\n[{edition}] {}", p.to_text(false, PROFILE_ROWS)),
+        )?;
+    }
+    if !profiles.is_empty() {
+        emit(out, "\n")?;
     }
     let (median, p99) = percentiles(&mut sum.times);
     emit(

@@ -24,6 +24,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use serde::Serialize;
 
+use super::profile::{Profiler, Timed};
 use super::program::{Guard, Node, Op, Prim, Program};
 use crate::board::{Bits, Color, Kind, Move, Piece, Position, Square};
 use crate::lang::ast::{BinOp, Quantifier};
@@ -487,6 +488,8 @@ pub struct Evaluator<'p> {
     /// one move and the `before` of the next, and hypothetical captures
     /// meet the same positions again.
     searches: HashMap<SearchKey, Searched>,
+    /// Times every step when a profile is asked for.
+    profiler: Option<Box<Profiler>>,
     /// Emptied attack tables of the contexts of earlier moves, for the
     /// next contexts to fill.
     spare_tables: Vec<AttackTable>,
@@ -634,10 +637,35 @@ impl<'p> Evaluator<'p> {
             traces,
             stats: Stats::default(),
             searches,
+            profiler: None,
             spare_tables,
             cached,
             exhaustive: false,
             lean: false,
+        }
+    }
+
+    /// Times every nature, clause, definition and primitive from now on.
+    pub fn profile(&mut self) {
+        self.profiler = Some(Box::new(Profiler::new(self.prog)));
+    }
+
+    /// The tallies so far by name (empty unless [`Self::profile`] was asked).
+    pub fn profile_rows(&self) -> Vec<super::profile::ProfileRow> {
+        self.profiler
+            .as_ref()
+            .map(|p| p.rows(self.prog))
+            .unwrap_or_default()
+    }
+
+    fn enter(&mut self) -> Option<super::profile::Mark> {
+        self.profiler.as_mut().map(|p| p.enter())
+    }
+
+    #[cold]
+    fn leave(&mut self, mark: Option<super::profile::Mark>, what: Timed) {
+        if let (Some(p), Some(m)) = (self.profiler.as_mut(), mark) {
+            p.leave(m, what);
         }
     }
 
@@ -727,6 +755,17 @@ impl<'p> Evaluator<'p> {
     }
 
     pub fn nature(&mut self, n: usize, trace: bool) -> Evaluated {
+        if self.profiler.is_none() {
+            return self.nature_untimed(n, trace);
+        }
+        let mark = self.enter();
+        let e = self.nature_untimed(n, trace);
+        self.leave(mark, Timed::Nature(n));
+        e
+    }
+
+    #[inline(always)]
+    fn nature_untimed(&mut self, n: usize, trace: bool) -> Evaluated {
         let code = &self.prog.natures[n];
         let label = || {
             let what = Text::new(
@@ -801,6 +840,17 @@ impl<'p> Evaluator<'p> {
     }
 
     pub fn clause(&mut self, c: usize, trace: bool) -> Evaluated {
+        if self.profiler.is_none() {
+            return self.clause_untimed(c, trace);
+        }
+        let mark = self.enter();
+        let e = self.clause_untimed(c, trace);
+        self.leave(mark, Timed::Clause(c));
+        e
+    }
+
+    #[inline(always)]
+    fn clause_untimed(&mut self, c: usize, trace: bool) -> Evaluated {
         let code = &self.prog.clauses[c];
         let label = || {
             let what = Text::new(
@@ -844,6 +894,17 @@ impl<'p> Evaluator<'p> {
 
     /// A definition of one side over the cycle (`forbidden(s)`).
     pub fn side_definition(&mut self, d: usize, side: Color, trace: bool) -> Evaluated {
+        if self.profiler.is_none() {
+            return self.side_definition_untimed(d, side, trace);
+        }
+        let mark = self.enter();
+        let e = self.side_definition_untimed(d, side, trace);
+        self.leave(mark, Timed::Definition(d));
+        e
+    }
+
+    #[inline(always)]
+    fn side_definition_untimed(&mut self, d: usize, side: Color, trace: bool) -> Evaluated {
         let code = &self.prog.defs[d];
         let label = || {
             let what = Text::new(
@@ -1066,7 +1127,9 @@ impl<'p> Evaluator<'p> {
                 self.tracing = was;
                 Value::Set(Rc::new(out))
             }
+            Op::Def(d, args) if self.profiler.is_some() => self.call_timed(*d, args, ctx, base),
             Op::Def(d, args) => self.call(*d, args, ctx, base),
+            Op::Prim(p, args) if self.profiler.is_some() => self.prim_timed(*p, args, ctx, base),
             Op::Prim(p, args) => self.prim(*p, args, ctx, base),
             Op::Before(body) => self.in_context(Derive::Before, body, ctx, base),
             Op::Previously(body) => self.in_context(Derive::Previously, body, ctx, base),
@@ -1169,6 +1232,26 @@ impl<'p> Evaluator<'p> {
         if args.len() > 3 {
             return None;
         }
+        if self.profiler.is_none() {
+            return self.threshold_untimed(*p, args, op, b, ctx, base);
+        }
+        let mark = self.enter();
+        let v = self.threshold_untimed(*p, args, op, b, ctx, base);
+        self.leave(mark, Timed::Primitive(*p));
+        v
+    }
+
+    /// [`Self::threshold`] for an exchange or best-capture primitive.
+    #[inline(always)]
+    fn threshold_untimed(
+        &mut self,
+        p: Prim,
+        args: &'p [Node],
+        op: BinOp,
+        b: &'p Node,
+        ctx: usize,
+        base: usize,
+    ) -> Option<bool> {
         let mut vals: [Value; 3] = [Value::Bool(false), Value::Bool(false), Value::Bool(false)];
         let n = args.len();
         for (slot, x) in vals.iter_mut().zip(args) {
@@ -1184,7 +1267,7 @@ impl<'p> Evaluator<'p> {
             }
             (_, [Value::Piece(x), Value::Piece(y)]) => {
                 let ask = Ask {
-                    recapture: *p == Prim::RecaptureExchange,
+                    recapture: p == Prim::RecaptureExchange,
                     spared: 0,
                 };
                 self.exchange_above(ctx, *x, *y, ask, t)
@@ -1467,6 +1550,16 @@ impl<'p> Evaluator<'p> {
             children,
         });
         Value::Bool(want)
+    }
+
+    /// [`Self::call`], timed.
+    #[cold]
+    #[inline(never)]
+    fn call_timed(&mut self, d: usize, args: &'p [Node], ctx: usize, base: usize) -> Value {
+        let mark = self.enter();
+        let v = self.call(d, args, ctx, base);
+        self.leave(mark, Timed::Definition(d));
+        v
     }
 
     #[inline(never)]
@@ -1878,6 +1971,22 @@ impl<'p> Evaluator<'p> {
     }
 
     // ---- primitives ------------------------------------------------------
+
+    /// [`Self::prim`], timed; the constants are not worth a clock reading.
+    #[cold]
+    #[inline(never)]
+    fn prim_timed(&mut self, p: Prim, args: &'p [Node], ctx: usize, base: usize) -> Value {
+        if matches!(
+            p,
+            Prim::Mover | Prim::Opponent | Prim::Moved | Prim::Side(_) | Prim::Kind(_)
+        ) {
+            return self.prim(p, args, ctx, base);
+        }
+        let mark = self.enter();
+        let v = self.prim(p, args, ctx, base);
+        self.leave(mark, Timed::Primitive(p));
+        v
+    }
 
     fn prim(&mut self, p: Prim, args: &'p [Node], ctx: usize, base: usize) -> Value {
         // The constants and the judged move's facts, a third of all calls,

@@ -20,6 +20,7 @@ pub mod case;
 pub mod compare;
 pub mod cycle;
 pub mod eval;
+pub mod profile;
 pub mod program;
 pub mod report;
 
@@ -131,6 +132,9 @@ pub struct Options {
     /// the searches that only give a failed part's values. `explain`
     /// always keeps everything.
     pub full_trace: bool,
+    /// Time every nature, clause, definition and primitive
+    /// ([`Ruling::profile`]). The ruling is the same; it takes longer.
+    pub profile: bool,
 }
 
 /// One move of the cycle, classified.
@@ -193,6 +197,8 @@ pub struct Ruling {
     pub nodes: u64,
     /// What the classification cost, counted.
     pub stats: eval::Stats,
+    /// Where the time went, when [`Options::profile`] asked.
+    pub profile: Option<profile::Profile>,
 }
 
 /// Parses `moves` (any notation) from `start`, finds the last cycle and
@@ -205,8 +211,12 @@ pub fn judge_line(book: &Rulebook, start: &Position, moves: &str, opts: Options)
 
 /// Judges a cycle whose moves are known to be legal.
 pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
+    let started = opts.profile.then(std::time::Instant::now);
     let prog = &book.program;
     let mut ev = Evaluator::new(prog);
+    if opts.profile {
+        ev.profile();
+    }
     ev.exhaustive = opts.explain;
     ev.lean = !opts.explain && !opts.full_trace;
     let mut moves = Vec::with_capacity(cycle.moves.len());
@@ -256,6 +266,7 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
     let nodes = ev.nodes();
     let stats = ev.stats;
     let searches = ev.take_searches();
+    let mut steps = ev.profile_rows();
     drop(ev);
     let facts = eval::CycleFacts {
         sides: moves.iter().map(|m| m.side).collect(),
@@ -271,6 +282,9 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
         idents,
     };
     let mut ev = Evaluator::new(prog);
+    if opts.profile {
+        ev.profile();
+    }
     ev.lean = !opts.explain && !opts.full_trace;
     ev.give_searches(searches);
     ev.start_cycle(&facts);
@@ -307,6 +321,14 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
             }
         }
     }
+    let profile = started.map(|t| {
+        let verdict_steps = ev.profile_rows();
+        let mut p = profile::Profile::of_ruling(0, std::mem::take(&mut steps));
+        p.merge(&profile::Profile::of_ruling(0, verdict_steps));
+        p.cycles = 1;
+        p.total_ns = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        p
+    });
     Ruling {
         rules_id: prog.id.clone(),
         rules_title: Text::new(prog.title_zh.clone(), prog.title_en.clone()),
@@ -318,6 +340,7 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
         verdict,
         nodes,
         stats,
+        profile,
     }
 }
 

@@ -55,51 +55,74 @@ pub enum Prim {
     NaturesOf,
 }
 
+/// Every primitive by the name the rules language calls it.
+const PRIM_NAMES: [(&str, Prim); 40] = [
+    ("mover", Prim::Mover),
+    ("opponent", Prim::Opponent),
+    ("moved", Prim::Moved),
+    ("answers_check", Prim::AnswersCheck),
+    ("captured", Prim::Captured),
+    ("red", Prim::Side(Color::Red)),
+    ("black", Prim::Side(Color::Black)),
+    ("king", Prim::Kind(Kind::King)),
+    ("advisor", Prim::Kind(Kind::Advisor)),
+    ("elephant", Prim::Kind(Kind::Elephant)),
+    ("horse", Prim::Kind(Kind::Horse)),
+    ("rook", Prim::Kind(Kind::Rook)),
+    ("cannon", Prim::Kind(Kind::Cannon)),
+    ("pawn", Prim::Kind(Kind::Pawn)),
+    ("pieces", Prim::Pieces),
+    ("pieces_of", Prim::PiecesOf),
+    ("side_of", Prim::SideOf),
+    ("kind", Prim::KindOf),
+    ("value", Prim::Value),
+    ("crossed", Prim::Crossed),
+    ("can_take", Prim::CanTake),
+    ("attackers", Prim::Attackers),
+    ("real_roots", Prim::RealRoots),
+    ("fake_roots", Prim::FakeRoots),
+    ("exchange", Prim::Exchange),
+    ("recapture_exchange", Prim::RecaptureExchange),
+    ("exchange_sparing", Prim::ExchangeSparing),
+    ("best_capture", Prim::BestCapture),
+    ("mates_in", Prim::MatesIn),
+    ("witnesses", Prim::Witnesses),
+    ("material", Prim::Material),
+    ("in_check", Prim::InCheck),
+    ("mated", Prim::Mated),
+    ("mate_by_checks", Prim::MateByChecks),
+    ("threatens_mate", Prim::ThreatensMate),
+    ("checkers", Prim::Checkers),
+    ("other", Prim::Other),
+    ("moves", Prim::Moves),
+    ("nature_of", Prim::NatureOf),
+    ("natures_of", Prim::NaturesOf),
+];
+
 impl Prim {
     fn of(name: &str) -> Option<Prim> {
-        Some(match name {
-            "mover" => Prim::Mover,
-            "opponent" => Prim::Opponent,
-            "moved" => Prim::Moved,
-            "answers_check" => Prim::AnswersCheck,
-            "captured" => Prim::Captured,
-            "red" => Prim::Side(Color::Red),
-            "black" => Prim::Side(Color::Black),
-            "king" => Prim::Kind(Kind::King),
-            "advisor" => Prim::Kind(Kind::Advisor),
-            "elephant" => Prim::Kind(Kind::Elephant),
-            "horse" => Prim::Kind(Kind::Horse),
-            "rook" => Prim::Kind(Kind::Rook),
-            "cannon" => Prim::Kind(Kind::Cannon),
-            "pawn" => Prim::Kind(Kind::Pawn),
-            "pieces" => Prim::Pieces,
-            "pieces_of" => Prim::PiecesOf,
-            "side_of" => Prim::SideOf,
-            "kind" => Prim::KindOf,
-            "value" => Prim::Value,
-            "crossed" => Prim::Crossed,
-            "can_take" => Prim::CanTake,
-            "attackers" => Prim::Attackers,
-            "real_roots" => Prim::RealRoots,
-            "fake_roots" => Prim::FakeRoots,
-            "exchange" => Prim::Exchange,
-            "recapture_exchange" => Prim::RecaptureExchange,
-            "exchange_sparing" => Prim::ExchangeSparing,
-            "best_capture" => Prim::BestCapture,
-            "mates_in" => Prim::MatesIn,
-            "witnesses" => Prim::Witnesses,
-            "material" => Prim::Material,
-            "in_check" => Prim::InCheck,
-            "mated" => Prim::Mated,
-            "mate_by_checks" => Prim::MateByChecks,
-            "threatens_mate" => Prim::ThreatensMate,
-            "checkers" => Prim::Checkers,
-            "other" => Prim::Other,
-            "moves" => Prim::Moves,
-            "nature_of" => Prim::NatureOf,
-            "natures_of" => Prim::NaturesOf,
-            _ => return None,
-        })
+        PRIM_NAMES.iter().find(|(n, _)| *n == name).map(|(_, p)| *p)
+    }
+
+    /// The name the rules language calls it by.
+    pub fn name(self) -> &'static str {
+        PRIM_NAMES
+            .iter()
+            .find(|(_, p)| *p == self)
+            .map_or("?", |(n, _)| n)
+    }
+
+    /// Its place among all primitives, below [`Prim::COUNT`]: a table index.
+    pub fn slot(self) -> usize {
+        PRIM_NAMES.iter().position(|(_, p)| *p == self).unwrap_or(0)
+    }
+
+    /// How many primitives there are.
+    pub const COUNT: usize = PRIM_NAMES.len();
+
+    /// The primitive at `slot`.
+    pub fn at(slot: usize) -> Option<Prim> {
+        PRIM_NAMES.get(slot).map(|(_, p)| *p)
     }
 }
 

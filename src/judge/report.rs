@@ -281,6 +281,9 @@ pub struct JsonRuling {
     pub moves: Vec<JsonMove>,
     pub sides: JsonSides,
     pub outcome: &'static str,
+    /// Only when asked for (`--profile`): where the time went.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<super::profile::Profile>,
 }
 
 #[derive(Debug, Serialize)]
@@ -354,6 +357,7 @@ pub fn to_json(book: &Rulebook, r: &Ruling, zh: bool) -> JsonRuling {
             black: side(Color::Black),
         },
         outcome: outcome_id(r.outcome),
+        profile: r.profile.clone(),
     }
 }
 
