@@ -121,6 +121,22 @@ fn distribution(name: &str, book: &Rulebook, cycles: &[Cycle]) {
     );
 }
 
+/// Where the rulings' time goes, by the rulebook's steps (one profiled
+/// pass; the profiler's clock readings make it slower than the timed runs).
+fn profile(name: &str, book: &Rulebook, cycles: &[Cycle]) {
+    let mut all = qili::judge::profile::Profile::default();
+    for c in cycles {
+        let opts = Options {
+            profile: true,
+            ..Options::default()
+        };
+        if let Some(p) = judge_cycle(book, c.clone(), opts).profile {
+            all.merge(&p);
+        }
+    }
+    eprintln!("{name}: {}", all.to_text(false, 25));
+}
+
 fn bench_judge(c: &mut Criterion) {
     let Ok(book) = Rulebook::from_folder("2011", "rules") else {
         return;
@@ -129,6 +145,7 @@ fn bench_judge(c: &mut Criterion) {
     let corpus = corpus_cycles();
     distribution("game cycles", &book, &games);
     distribution("corpus", &book, &corpus);
+    profile("game cycles", &book, &games);
     let mut g = c.benchmark_group("judge");
     g.sample_size(10);
     g.throughput(Throughput::Elements(games.len() as u64));
