@@ -658,6 +658,11 @@ impl<'p> Evaluator<'p> {
             .unwrap_or_default()
     }
 
+    /// What timing the steps has cost so far (see [`Self::profile`]).
+    pub fn profile_clock_ns(&self) -> u64 {
+        self.profiler.as_ref().map_or(0, |p| p.clock_ns())
+    }
+
     fn enter(&mut self) -> Option<super::profile::Mark> {
         self.profiler.as_mut().map(|p| p.enter())
     }

@@ -267,6 +267,7 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
     let stats = ev.stats;
     let searches = ev.take_searches();
     let mut steps = ev.profile_rows();
+    let mut clock_ns = ev.profile_clock_ns();
     drop(ev);
     let facts = eval::CycleFacts {
         sides: moves.iter().map(|m| m.side).collect(),
@@ -323,10 +324,14 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
     }
     let profile = started.map(|t| {
         let verdict_steps = ev.profile_rows();
+        clock_ns = clock_ns.saturating_add(ev.profile_clock_ns());
         let mut p = profile::Profile::of_ruling(0, std::mem::take(&mut steps));
         p.merge(&profile::Profile::of_ruling(0, verdict_steps));
         p.cycles = 1;
-        p.total_ns = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        // The ruling's time, less what timing its steps cost.
+        p.total_ns = u64::try_from(t.elapsed().as_nanos())
+            .unwrap_or(u64::MAX)
+            .saturating_sub(clock_ns);
         p
     });
     Ruling {

@@ -90,6 +90,22 @@ impl Profiler {
         }
     }
 
+    /// What timing the steps cost so far (taken off their own times): to
+    /// be taken off the ruling's whole time too.
+    pub(crate) fn clock_ns(&self) -> u64 {
+        let calls: u64 = [
+            &self.natures,
+            &self.clauses,
+            &self.definitions,
+            &self.primitives,
+        ]
+        .iter()
+        .flat_map(|t| t.iter())
+        .map(|t| t.calls)
+        .sum();
+        calls.saturating_mul(clock_cost())
+    }
+
     /// The tallies by name, the steps never called left out.
     pub(crate) fn rows(&self, prog: &Program) -> Vec<ProfileRow> {
         let mut rows = Vec::new();
