@@ -177,7 +177,7 @@ fn a_profile_is_added_only_when_asked_for() {
     );
     assert!(
         out.trim_end()
-            .ends_with("outside the rules (setting up moves, summaries, records)"),
+            .ends_with("elsewhere (move names, summaries, records, the timing's own residue)"),
         "{out}"
     );
 }

@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use serde::Serialize;
 
-use super::profile::{Profiler, Timed};
+use super::profile::{JudgeStep, Profiler, Timed};
 use super::program::{Guard, Node, Op, Prim, Program};
 use crate::board::{Bits, Color, Kind, Move, Piece, Position, Square};
 use crate::lang::ast::{BinOp, Quantifier};
@@ -693,6 +693,17 @@ impl<'p> Evaluator<'p> {
     /// it, `mv` a legal move there, `previous` the opponent's move that led
     /// to `before` with the position it was played in (for `previously`).
     pub fn start_move(&mut self, before: &Position, mv: Move, previous: Option<(&Position, Move)>) {
+        let mark = self.enter();
+        self.start_move_untimed(before, mv, previous);
+        self.leave(mark, Timed::Judge(JudgeStep::MoveSetup));
+    }
+
+    fn start_move_untimed(
+        &mut self,
+        before: &Position,
+        mv: Move,
+        previous: Option<(&Position, Move)>,
+    ) {
         self.previous = previous.map(|(p, m)| (p.clone(), m));
         let mover = before.side_to_move();
         let mut after = before.clone();
@@ -792,6 +803,13 @@ impl<'p> Evaluator<'p> {
     /// the filter and the body hold — e.g. every piece a 捉 chases. Ids are
     /// the move's (squares after it). Empty for any other body.
     pub fn witnesses(&mut self, n: usize) -> Vec<PieceId> {
+        let mark = self.enter();
+        let w = self.witnesses_untimed(n);
+        self.leave(mark, Timed::Judge(JudgeStep::Witnesses));
+        w
+    }
+
+    fn witnesses_untimed(&mut self, n: usize) -> Vec<PieceId> {
         let code = &self.prog.natures[n];
         let mut node = &code.body;
         // Look through conjunctions to the first `exists`.
@@ -869,6 +887,13 @@ impl<'p> Evaluator<'p> {
 
     /// A verdict case, with `side` bound to its `for` variable.
     pub fn case(&mut self, c: usize, side: Option<Color>, trace: bool) -> Evaluated {
+        let mark = self.enter();
+        let e = self.case_untimed(c, side, trace);
+        self.leave(mark, Timed::Judge(JudgeStep::Verdict));
+        e
+    }
+
+    fn case_untimed(&mut self, c: usize, side: Option<Color>, trace: bool) -> Evaluated {
         let code = &self.prog.cases[c];
         let args: Vec<Value> = side.into_iter().map(Value::Side).collect();
         let label = || {
