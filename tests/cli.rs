@@ -108,19 +108,21 @@ fn bad_input_exits_non_zero_with_a_coded_diagnostic_on_stderr() {
     }
 }
 
+/// 26.2's lone perpetual check: a rook checks on every move while the king
+/// steps back and forth.
+const PERPETUAL_CHECK: &[&str] = &[
+    "judge",
+    "--rules",
+    "2011",
+    "--fen",
+    "3k5/R8/9/9/9/9/9/9/9/4K4 w",
+    "--moves",
+    "车九进一 将4进1 车九退一 将4退1",
+];
+
 #[test]
 fn judge_json_is_the_documented_contract() {
-    let o = qili(&[
-        "judge",
-        "--rules",
-        "2011",
-        "--fen",
-        "3k5/R8/9/9/9/9/9/9/9/4K4 w",
-        "--moves",
-        "车九进一 将4进1 车九退一 将4退1",
-        "--format",
-        "json",
-    ]);
+    let o = qili(&[PERPETUAL_CHECK, &["--format", "json"]].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -135,25 +137,14 @@ fn judge_json_is_the_documented_contract() {
 /// are) and a table to the text, both naming the rulebook's own steps.
 #[test]
 fn a_profile_is_added_only_when_asked_for() {
-    let args = |format: &str| {
+    let args = |format| {
         [
-            "judge",
-            "--rules",
-            "2011",
-            "--fen",
-            "3k5/R8/9/9/9/9/9/9/9/4K4 w",
-            "--moves",
-            "车九进一 将4进1 车九退一 将4退1",
-            "--profile",
-            "--lang",
-            "en",
-            "--format",
-            format,
+            PERPETUAL_CHECK,
+            &["--profile", "--lang", "en", "--format", format],
         ]
-        .map(String::from)
+        .concat()
     };
-    let json = args("json");
-    let o = qili(&json.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = qili(&args("json"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -167,8 +158,7 @@ fn a_profile_is_added_only_when_asked_for() {
     assert!(rows
         .iter()
         .any(|r| r["kind"] == "definition" && r["id"] == "forbidden"));
-    let text = args("text");
-    let o = qili(&text.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = qili(&args("text"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = stdout(&o);
     assert!(

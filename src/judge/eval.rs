@@ -663,15 +663,18 @@ impl<'p> Evaluator<'p> {
         self.profiler.as_ref().map_or(0, |p| p.clock_ns())
     }
 
-    fn enter(&mut self) -> Option<super::profile::Mark> {
-        self.profiler.as_mut().map(|p| p.enter())
-    }
-
-    #[cold]
-    fn leave(&mut self, mark: Option<super::profile::Mark>, what: Timed) {
-        if let (Some(p), Some(m)) = (self.profiler.as_mut(), mark) {
-            p.leave(m, what);
+    /// `f`, timed as `what` when profiling.
+    #[inline(always)]
+    fn timed<T>(&mut self, what: Timed, f: impl FnOnce(&mut Self) -> T) -> T {
+        let Some(p) = self.profiler.as_mut() else {
+            return f(self);
+        };
+        let mark = p.enter();
+        let v = f(self);
+        if let Some(p) = self.profiler.as_mut() {
+            p.leave(mark, what);
         }
+        v
     }
 
     /// The search results found so far, to hand to the verdict's evaluator.
@@ -693,9 +696,9 @@ impl<'p> Evaluator<'p> {
     /// it, `mv` a legal move there, `previous` the opponent's move that led
     /// to `before` with the position it was played in (for `previously`).
     pub fn start_move(&mut self, before: &Position, mv: Move, previous: Option<(&Position, Move)>) {
-        let mark = self.enter();
-        self.start_move_untimed(before, mv, previous);
-        self.leave(mark, Timed::Judge(JudgeStep::MoveSetup));
+        self.timed(Timed::Judge(JudgeStep::MoveSetup), |ev| {
+            ev.start_move_untimed(before, mv, previous);
+        });
     }
 
     fn start_move_untimed(
@@ -771,13 +774,7 @@ impl<'p> Evaluator<'p> {
     }
 
     pub fn nature(&mut self, n: usize, trace: bool) -> Evaluated {
-        if self.profiler.is_none() {
-            return self.nature_untimed(n, trace);
-        }
-        let mark = self.enter();
-        let e = self.nature_untimed(n, trace);
-        self.leave(mark, Timed::Nature(n));
-        e
+        self.timed(Timed::Nature(n), |ev| ev.nature_untimed(n, trace))
     }
 
     #[inline(always)]
@@ -803,10 +800,9 @@ impl<'p> Evaluator<'p> {
     /// the filter and the body hold — e.g. every piece a 捉 chases. Ids are
     /// the move's (squares after it). Empty for any other body.
     pub fn witnesses(&mut self, n: usize) -> Vec<PieceId> {
-        let mark = self.enter();
-        let w = self.witnesses_untimed(n);
-        self.leave(mark, Timed::Judge(JudgeStep::Witnesses));
-        w
+        self.timed(Timed::Judge(JudgeStep::Witnesses), |ev| {
+            ev.witnesses_untimed(n)
+        })
     }
 
     fn witnesses_untimed(&mut self, n: usize) -> Vec<PieceId> {
@@ -863,13 +859,7 @@ impl<'p> Evaluator<'p> {
     }
 
     pub fn clause(&mut self, c: usize, trace: bool) -> Evaluated {
-        if self.profiler.is_none() {
-            return self.clause_untimed(c, trace);
-        }
-        let mark = self.enter();
-        let e = self.clause_untimed(c, trace);
-        self.leave(mark, Timed::Clause(c));
-        e
+        self.timed(Timed::Clause(c), |ev| ev.clause_untimed(c, trace))
     }
 
     #[inline(always)]
@@ -887,10 +877,9 @@ impl<'p> Evaluator<'p> {
 
     /// A verdict case, with `side` bound to its `for` variable.
     pub fn case(&mut self, c: usize, side: Option<Color>, trace: bool) -> Evaluated {
-        let mark = self.enter();
-        let e = self.case_untimed(c, side, trace);
-        self.leave(mark, Timed::Judge(JudgeStep::Verdict));
-        e
+        self.timed(Timed::Judge(JudgeStep::Verdict), |ev| {
+            ev.case_untimed(c, side, trace)
+        })
     }
 
     fn case_untimed(&mut self, c: usize, side: Option<Color>, trace: bool) -> Evaluated {
@@ -924,13 +913,9 @@ impl<'p> Evaluator<'p> {
 
     /// A definition of one side over the cycle (`forbidden(s)`).
     pub fn side_definition(&mut self, d: usize, side: Color, trace: bool) -> Evaluated {
-        if self.profiler.is_none() {
-            return self.side_definition_untimed(d, side, trace);
-        }
-        let mark = self.enter();
-        let e = self.side_definition_untimed(d, side, trace);
-        self.leave(mark, Timed::Definition(d));
-        e
+        self.timed(Timed::Definition(d), |ev| {
+            ev.side_definition_untimed(d, side, trace)
+        })
     }
 
     #[inline(always)]
@@ -1262,13 +1247,10 @@ impl<'p> Evaluator<'p> {
         if args.len() > 3 {
             return None;
         }
-        if self.profiler.is_none() {
-            return self.threshold_untimed(*p, args, op, b, ctx, base);
-        }
-        let mark = self.enter();
-        let v = self.threshold_untimed(*p, args, op, b, ctx, base);
-        self.leave(mark, Timed::Primitive(*p));
-        v
+        let p = *p;
+        self.timed(Timed::Primitive(p), |ev| {
+            ev.threshold_untimed(p, args, op, b, ctx, base)
+        })
     }
 
     /// [`Self::threshold`] for an exchange or best-capture primitive.
@@ -1586,10 +1568,7 @@ impl<'p> Evaluator<'p> {
     #[cold]
     #[inline(never)]
     fn call_timed(&mut self, d: usize, args: &'p [Node], ctx: usize, base: usize) -> Value {
-        let mark = self.enter();
-        let v = self.call(d, args, ctx, base);
-        self.leave(mark, Timed::Definition(d));
-        v
+        self.timed(Timed::Definition(d), |ev| ev.call(d, args, ctx, base))
     }
 
     #[inline(never)]
@@ -2012,10 +1991,7 @@ impl<'p> Evaluator<'p> {
         ) {
             return self.prim(p, args, ctx, base);
         }
-        let mark = self.enter();
-        let v = self.prim(p, args, ctx, base);
-        self.leave(mark, Timed::Primitive(p));
-        v
+        self.timed(Timed::Primitive(p), |ev| ev.prim(p, args, ctx, base))
     }
 
     fn prim(&mut self, p: Prim, args: &'p [Node], ctx: usize, base: usize) -> Value {
