@@ -1,7 +1,7 @@
 //! Any FEN and any moves (first line the FEN, the rest the moves) are
 //! either judged under the 2011 rules or refused with a diagnostic, never a
 //! panic; the text and JSON reports of a ruling always render, explained
-//! and not.
+//! and not; a profiled ruling is the same ruling.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -36,8 +36,20 @@ fuzz_target!(|data: &[u8]| {
         let _ = report::to_text(book, &r, true, true);
         let _ = report::to_json(book, &r, false);
     }
-    // The default ruling, whose traces keep only what the reasons read.
+    // The default ruling, whose traces keep only what the reasons read;
+    // profiled, the same ruling, and its table renders.
     if let Ok(r) = judge_line(book, &start, moves, Options::default()) {
         let _ = report::to_text(book, &r, false, false);
+        let profiled = Options {
+            profile: true,
+            ..Options::default()
+        };
+        if let Ok(p) = judge_line(book, &start, moves, profiled) {
+            assert_eq!(p.outcome, r.outcome);
+            assert!(p.moves.iter().zip(&r.moves).all(|(a, b)| a.natures == b.natures));
+            if let Some(table) = &p.profile {
+                let _ = table.to_text(true, 20);
+            }
+        }
     }
 });
