@@ -1,5 +1,6 @@
 //! Embedding the judge: load an edition, rule on a cycle, read the typed
-//! result with its reasons, or hand the JSON to a GUI.
+//! result with its reasons, hand the JSON to a GUI, or see where the
+//! ruling's time went.
 //!
 //! `cargo run --example judge` (from the project root, where `rules/` is).
 //!
@@ -38,5 +39,17 @@ fn main() -> miette::Result<()> {
     let json = serde_json::to_string(&to_json(&book, &ruling, true))
         .map_err(|e| miette::miette!("{e}"))?;
     println!("{json}");
+
+    // Where the ruling's time went, by the rulebook's own steps: the same
+    // ruling, timed (`qili judge --profile`).
+    let timed = Options {
+        profile: true,
+        ..Options::default()
+    };
+    let profiled = judge_line(&book, &start, "a8a9 d9d8 a9a8 d8d9", timed)?;
+    assert_eq!(profiled.outcome, ruling.outcome);
+    if let Some(profile) = &profiled.profile {
+        print!("{}", profile.to_text(false, 5));
+    }
     Ok(())
 }

@@ -211,7 +211,10 @@ pub fn judge_line(book: &Rulebook, start: &Position, moves: &str, opts: Options)
 
 /// Judges a cycle whose moves are known to be legal.
 pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
-    let started = opts.profile.then(std::time::Instant::now);
+    let started = opts.profile.then(|| {
+        profile::calibrate();
+        std::time::Instant::now()
+    });
     let prog = &book.program;
     let mut ev = Evaluator::new(prog);
     if opts.profile {
