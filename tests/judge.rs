@@ -17,6 +17,7 @@ use miette::Diagnostic;
 
 use qili::board::{parse_fen, Color, START_FEN};
 use qili::judge::case::{compare, Case};
+use qili::judge::profile::StepKind;
 use qili::judge::report::{outcome_id, reasons, to_json, to_text};
 use qili::judge::{judge_cycle, judge_line, Options, Outcome, Rulebook};
 
@@ -317,15 +318,15 @@ fn a_profile_counts_the_rulebooks_steps_and_changes_no_ruling() {
         assert_eq!(reasons(&book, a), reasons(&book, b));
     }
     let p = timed.profile.unwrap();
-    let calls = |kind: &str, id: &str| {
+    let calls = |kind: StepKind, id: &str| {
         p.rows
             .iter()
-            .find(|r| format!("{:?}", r.kind).to_lowercase() == kind && r.id == id)
+            .find(|r| r.kind == kind && r.id == id)
             .map_or(0, |r| r.calls)
     };
-    assert_eq!(calls("nature", "将"), 6);
-    assert_eq!(calls("nature", "闲"), 4);
-    assert_eq!(calls("definition", "forbidden"), 4);
+    assert_eq!(calls(StepKind::Nature, "将"), 6);
+    assert_eq!(calls(StepKind::Nature, "闲"), 4);
+    assert_eq!(calls(StepKind::Definition, "forbidden"), 4);
     assert_eq!(p.cycles, 1);
     let counted: u64 = p.rows.iter().map(|r| r.self_ns).sum();
     assert!(counted <= p.total_ns, "{counted} > {}", p.total_ns);

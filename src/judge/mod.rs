@@ -326,16 +326,13 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
         }
     }
     let profile = started.map(|t| {
-        let verdict_steps = ev.profile_rows();
+        steps.extend(ev.profile_rows());
         clock_ns = clock_ns.saturating_add(ev.profile_clock_ns());
-        let mut p = profile::Profile::of_ruling(0, std::mem::take(&mut steps));
-        p.merge(&profile::Profile::of_ruling(0, verdict_steps));
-        p.cycles = 1;
         // The ruling's time, less what timing its steps cost.
-        p.total_ns = u64::try_from(t.elapsed().as_nanos())
+        let total_ns = u64::try_from(t.elapsed().as_nanos())
             .unwrap_or(u64::MAX)
             .saturating_sub(clock_ns);
-        p
+        profile::Profile::of_ruling(total_ns, std::mem::take(&mut steps))
     });
     Ruling {
         rules_id: prog.id.clone(),
