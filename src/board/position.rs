@@ -43,12 +43,20 @@ const fn kind_code(c: u8) -> u8 {
 
 #[inline]
 fn decode(c: u8) -> Option<Piece> {
-    if c == EMPTY || c == OFF {
-        None
-    } else {
-        Piece::from_index(c as usize - 1)
-    }
+    DECODED[c as usize]
 }
+
+/// [`decode`] for every cell code: asked on every look at a point, where
+/// the remainder by 7 the piece index needs was a cost of its own.
+const DECODED: [Option<Piece>; 256] = {
+    let mut t = [None; 256];
+    let mut c = 1;
+    while c < 255 {
+        t[c] = Piece::from_index(c - 1);
+        c += 1;
+    }
+    t
+};
 
 /// Lowest and highest cell code of `color`'s pieces.
 #[inline]
