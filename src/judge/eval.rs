@@ -1167,13 +1167,38 @@ impl<'p> Evaluator<'p> {
         }
     }
 
+    /// `node`'s value, a leaf read in place: most arguments and operands
+    /// are a local or a constant, and calling [`Self::eval`] for each one
+    /// cost a frame of the interpreter's largest function. Leaves leave no
+    /// trace, so nothing else changes.
+    #[inline(always)]
+    fn operand(&mut self, node: &'p Node, ctx: usize, base: usize) -> Value {
+        match &node.op {
+            Op::Local(slot) => self
+                .stack
+                .get(base + slot)
+                .cloned()
+                .unwrap_or(Value::Bool(false)),
+            Op::Int(n) => Value::Int(*n),
+            Op::Bool(b) => Value::Bool(*b),
+            Op::Nature(n) => Value::Nature(*n),
+            Op::Def(d, args) if self.profiler.is_none() => self.call(*d, args, ctx, base),
+            Op::Prim(p, args) if self.profiler.is_none() => self.prim(*p, args, ctx, base),
+            _ => self.eval(node, ctx, base),
+        }
+    }
+
     fn binary(&mut self, op: BinOp, a: &'p Node, b: &'p Node, ctx: usize, base: usize) -> Value {
         match op {
             BinOp::And => {
-                Value::Bool(self.eval(a, ctx, base).truth() && self.eval(b, ctx, base).truth())
+                Value::Bool(
+                    self.operand(a, ctx, base).truth() && self.operand(b, ctx, base).truth(),
+                )
             }
             BinOp::Or => {
-                Value::Bool(self.eval(a, ctx, base).truth() || self.eval(b, ctx, base).truth())
+                Value::Bool(
+                    self.operand(a, ctx, base).truth() || self.operand(b, ctx, base).truth(),
+                )
             }
             BinOp::Le | BinOp::Lt if !self.wording() => {
                 // x <= t is not x > t; x < t is not x >= t.
@@ -1185,16 +1210,16 @@ impl<'p> Evaluator<'p> {
                 if let Some(v) = self.threshold(flipped, a, b, ctx, base) {
                     return Value::Bool(!v);
                 }
-                let x = self.eval(a, ctx, base).int();
-                let y = self.eval(b, ctx, base).int();
+                let x = self.operand(a, ctx, base).int();
+                let y = self.operand(b, ctx, base).int();
                 Value::Bool(if op == BinOp::Le { x <= y } else { x < y })
             }
             BinOp::Gt | BinOp::Ge if !self.wording() => {
                 if let Some(v) = self.threshold(op, a, b, ctx, base) {
                     return Value::Bool(v);
                 }
-                let x = self.eval(a, ctx, base);
-                let y = self.eval(b, ctx, base);
+                let x = self.operand(a, ctx, base);
+                let y = self.operand(b, ctx, base);
                 Value::Bool(if op == BinOp::Gt {
                     x.int() > y.int()
                 } else {
@@ -1202,8 +1227,8 @@ impl<'p> Evaluator<'p> {
                 })
             }
             _ => {
-                let x = self.eval(a, ctx, base);
-                let y = self.eval(b, ctx, base);
+                let x = self.operand(a, ctx, base);
+                let y = self.operand(b, ctx, base);
                 match op {
                     BinOp::Eq => Value::Bool(x == y),
                     BinOp::Ne => Value::Bool(x != y),
@@ -1267,9 +1292,9 @@ impl<'p> Evaluator<'p> {
         let mut vals: [Value; 3] = [Value::Bool(false), Value::Bool(false), Value::Bool(false)];
         let n = args.len();
         for (slot, x) in vals.iter_mut().zip(args) {
-            *slot = self.eval(x, ctx, base);
+            *slot = self.operand(x, ctx, base);
         }
-        let t = self.eval(b, ctx, base).int();
+        let t = self.operand(b, ctx, base).int();
         let t = if op == BinOp::Ge { t - 1 } else { t };
         Some(match (p, &vals[..n]) {
             (Prim::BestCapture, [Value::Side(s)]) => self.best_above(ctx, *s, t),
@@ -1578,7 +1603,7 @@ impl<'p> Evaluator<'p> {
         // evaluation leaves the stack as it found it.
         let inner = self.stack.len();
         for a in args {
-            let v = self.eval(a, ctx, base);
+            let v = self.operand(a, ctx, base);
             self.stack.push(v);
         }
         let key = if self.prog.cheap.get(d).copied().unwrap_or(false) {
@@ -2012,7 +2037,7 @@ impl<'p> Evaluator<'p> {
         }
         let mut v: [Value; 3] = [Value::Bool(false), Value::Bool(false), Value::Bool(false)];
         for (i, a) in args.iter().take(3).enumerate() {
-            v[i] = self.eval(a, ctx, base);
+            v[i] = self.operand(a, ctx, base);
         }
         match p {
             // Answered above.
