@@ -1627,8 +1627,11 @@ impl<'p> Evaluator<'p> {
         } else {
             Vec::new()
         };
-        self.stack
-            .resize(inner + code.frame.max(args.len()), Value::Bool(false));
+        // Room for the body's own locals past the arguments, if it has any.
+        let frame = inner + code.frame.max(args.len());
+        if self.stack.len() < frame {
+            self.stack.resize(frame, Value::Bool(false));
+        }
         let (v, children) = if self.lean() {
             // Whether the definition holds decides what of its body the
             // reasons read; the untraced value mostly comes from the memo.
@@ -2039,6 +2042,26 @@ impl<'p> Evaluator<'p> {
         for (i, a) in args.iter().take(3).enumerate() {
             v[i] = self.operand(a, ctx, base);
         }
+        let out = self.prim_on(p, &v, ctx, judged);
+        // Only a set needs dropping: the other values are plain data, and
+        // the array's drop was a call of its own on every primitive.
+        if v.iter().any(|x| matches!(x, Value::Set(_))) {
+            drop(v);
+        } else {
+            std::mem::forget(v);
+        }
+        out
+    }
+
+    /// [`Self::prim`] once its arguments are worked out.
+    #[inline(always)]
+    fn prim_on(
+        &mut self,
+        p: Prim,
+        v: &[Value; 3],
+        ctx: usize,
+        judged: Option<JudgedMove>,
+    ) -> Value {
         match p {
             // Answered above.
             Prim::Mover | Prim::Opponent | Prim::Moved | Prim::Side(_) | Prim::Kind(_) => {
