@@ -1612,11 +1612,23 @@ impl<'p> Evaluator<'p> {
             memo_key(d, ctx, &self.stack[inner..])
         };
         if !self.tracing {
+            // The common case, and the one the classification runs: no
+            // trace to take, so only the memo and the body.
             if let Some(v) = key.and_then(|k| self.memo.get(&k)) {
                 let v = v.clone();
                 self.stack.truncate(inner);
                 return v;
             }
+            let frame = inner + code.frame.max(args.len());
+            if self.stack.len() < frame {
+                self.stack.resize(frame, Value::Bool(false));
+            }
+            let v = self.eval(&code.body, ctx, inner);
+            self.stack.truncate(inner);
+            if let Some(k) = key {
+                self.memo.insert(k, v.clone());
+            }
+            return v;
         }
         // A lean trace words only a definition the reasons read: one
         // directly in a failed context, named there (see `Reading`);
