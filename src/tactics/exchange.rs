@@ -352,6 +352,21 @@ fn replay(start: &Position, line: &[Move], values: &ValueTable) -> (i32, Option<
     )
 }
 
+/// Whether `hash` stands at an earlier ply of `hashes` than `ply` with the
+/// same side to move (an even number of plies back). A plain loop: every
+/// node asks it, and a stepped range cost more than the comparisons.
+#[inline]
+pub(crate) fn earlier_same_side(hashes: &[u64], ply: usize, hash: u64) -> bool {
+    let mut i = ply;
+    while i >= 2 {
+        i -= 2;
+        if hashes.get(i) == Some(&hash) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether a node's move is legal: in check the node's moves are
 /// untested answers ([`Position::candidates_wanted_into`]), otherwise legal.
 #[inline]
@@ -501,9 +516,7 @@ impl Search<'_> {
         let Some(&h) = self.hashes.get(ply) else {
             return false;
         };
-        (2..=ply)
-            .step_by(2)
-            .any(|back| self.hashes.get(ply - back) == Some(&h))
+        earlier_same_side(&self.hashes, ply, h)
     }
 
     /// Negamax with alpha-beta. The state's material is the balance so far

@@ -173,9 +173,7 @@ impl<'b> MateSearcher<'b> {
         if let Some(slot) = self.hashes.get_mut(ply) {
             *slot = hash;
         }
-        (2..=ply)
-            .step_by(2)
-            .any(|back| self.hashes.get(ply - back) == Some(&hash))
+        super::exchange::earlier_same_side(&self.hashes, ply, hash)
     }
 
     /// Attacker to move: the fewest plies (≤ `depth`) to force mate with
