@@ -1170,7 +1170,9 @@ impl<'p> Evaluator<'p> {
     /// `node`'s value, a leaf read in place: most arguments and operands
     /// are a local or a constant, and calling [`Self::eval`] for each one
     /// cost a frame of the interpreter's largest function. Leaves leave no
-    /// trace, so nothing else changes.
+    /// trace, so nothing else changes. `eval` keeps its own copy of the
+    /// leaf arms: delegating them here, or sharing them through a function
+    /// returning an `Option`, measured 0.4–1.2% more instructions.
     #[inline(always)]
     fn operand(&mut self, node: &'p Node, ctx: usize, base: usize) -> Value {
         match &node.op {
@@ -1190,16 +1192,12 @@ impl<'p> Evaluator<'p> {
 
     fn binary(&mut self, op: BinOp, a: &'p Node, b: &'p Node, ctx: usize, base: usize) -> Value {
         match op {
-            BinOp::And => {
-                Value::Bool(
-                    self.operand(a, ctx, base).truth() && self.operand(b, ctx, base).truth(),
-                )
-            }
-            BinOp::Or => {
-                Value::Bool(
-                    self.operand(a, ctx, base).truth() || self.operand(b, ctx, base).truth(),
-                )
-            }
+            BinOp::And => Value::Bool(
+                self.operand(a, ctx, base).truth() && self.operand(b, ctx, base).truth(),
+            ),
+            BinOp::Or => Value::Bool(
+                self.operand(a, ctx, base).truth() || self.operand(b, ctx, base).truth(),
+            ),
             BinOp::Le | BinOp::Lt if !self.wording() => {
                 // x <= t is not x > t; x < t is not x >= t.
                 let flipped = if op == BinOp::Le {
