@@ -1617,10 +1617,7 @@ impl<'p> Evaluator<'p> {
                 self.stack.truncate(inner);
                 return v;
             }
-            let frame = inner + code.frame.max(args.len());
-            if self.stack.len() < frame {
-                self.stack.resize(frame, Value::Bool(false));
-            }
+            self.grow_frame(inner + code.frame.max(args.len()));
             let v = self.eval(&code.body, ctx, inner);
             self.stack.truncate(inner);
             if let Some(k) = key {
@@ -1637,11 +1634,7 @@ impl<'p> Evaluator<'p> {
         } else {
             Vec::new()
         };
-        // Room for the body's own locals past the arguments, if it has any.
-        let frame = inner + code.frame.max(args.len());
-        if self.stack.len() < frame {
-            self.stack.resize(frame, Value::Bool(false));
-        }
+        self.grow_frame(inner + code.frame.max(args.len()));
         let (v, children) = if self.lean() {
             // Whether the definition holds decides what of its body the
             // reasons read; the untraced value mostly comes from the memo.
@@ -1720,6 +1713,15 @@ impl<'p> Evaluator<'p> {
             self.memo.insert(k, v.clone());
         }
         v
+    }
+
+    /// Room on the stack up to `frame`, for a body's own locals past its
+    /// arguments, if it has any.
+    #[inline(always)]
+    fn grow_frame(&mut self, frame: usize) {
+        if self.stack.len() < frame {
+            self.stack.resize(frame, Value::Bool(false));
+        }
     }
 
     /// A definition's body evaluated without tracing (its frame in place),

@@ -53,7 +53,7 @@ use crate::board::{Color, Move, MoveList, Position, Square, Wanted};
 
 use super::attack::CheckFilter;
 use super::values::ValueTable;
-use super::{MoveLists, NodeBudget, Pv};
+use super::{earlier_same_side, MoveLists, NodeBudget, Pv};
 
 /// The longest segment searched, in plies (the first move included).
 pub const MAX_PLIES: usize = 63;
@@ -350,21 +350,6 @@ fn replay(start: &Position, line: &[Move], values: &ValueTable) -> (i32, Option<
         net.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32,
         mated,
     )
-}
-
-/// Whether `hash` stands at an earlier ply of `hashes` than `ply` with the
-/// same side to move (an even number of plies back). A plain loop: every
-/// node asks it, and a stepped range cost more than the comparisons.
-#[inline]
-pub(crate) fn earlier_same_side(hashes: &[u64], ply: usize, hash: u64) -> bool {
-    let mut i = ply;
-    while i >= 2 {
-        i -= 2;
-        if hashes.get(i) == Some(&hash) {
-            return true;
-        }
-    }
-    false
 }
 
 /// Whether a node's move is legal: in check the node's moves are

@@ -173,7 +173,7 @@ impl<'b> MateSearcher<'b> {
         if let Some(slot) = self.hashes.get_mut(ply) {
             *slot = hash;
         }
-        super::exchange::earlier_same_side(&self.hashes, ply, hash)
+        super::earlier_same_side(&self.hashes, ply, hash)
     }
 
     /// Attacker to move: the fewest plies (≤ `depth`) to force mate with

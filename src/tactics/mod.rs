@@ -101,6 +101,22 @@ impl Default for NodeBudget {
     }
 }
 
+/// Whether `hash` stands in `hashes` at an earlier ply than `ply` with the
+/// same side to move (an even number of plies back): the searches' test of
+/// a line that comes round. A plain loop: every position searched asks it,
+/// and a stepped range cost more than the comparisons.
+#[inline]
+pub(crate) fn earlier_same_side(hashes: &[u64], ply: usize, hash: u64) -> bool {
+    let mut i = ply;
+    while i >= 2 {
+        i -= 2;
+        if hashes.get(i) == Some(&hash) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The move lists a search's nodes generate into, one per node of the
 /// current line, kept by the thread from one search to the next: a list
 /// made per position (zeroed, then moved out of the generator) cost as much
@@ -199,5 +215,33 @@ impl Pv {
         self.moves
             .get(ply * self.width..ply * self.width + len)
             .unwrap_or(&[])
+    }
+}
+
+// Tests state their expectations by panicking.
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::earlier_same_side;
+
+    /// Only the positions an even number of plies back count: the same
+    /// placement with the other side to move is another position.
+    #[test]
+    fn a_line_comes_round_only_with_the_same_side_to_move() {
+        let (a, b, c) = (11, 22, 33);
+        // The line's positions by ply: a, b, c, b, a.
+        let line = [a, b, c, b, a];
+        assert!(earlier_same_side(&line, 3, b), "b at plies 1 and 3");
+        assert!(earlier_same_side(&line, 4, a), "a at plies 0 and 4");
+        assert!(!earlier_same_side(&line, 2, c), "c stands only at ply 2");
+        assert!(
+            !earlier_same_side(&line, 3, a),
+            "a stands three plies back: the other side to move"
+        );
+        assert!(
+            !earlier_same_side(&line, 1, b),
+            "ply 1 has no earlier ply with the same side to move"
+        );
+        assert!(!earlier_same_side(&line, 0, a), "ply 0 has no earlier ply");
     }
 }
