@@ -1224,6 +1224,14 @@ impl<'p> Evaluator<'p> {
                     x.int() >= y.int()
                 })
             }
+            BinOp::Eq | BinOp::Ne if !self.tracing && self.profiler.is_none() => {
+                if let Some(same) = self.kind_is(a, b, ctx, base) {
+                    return Value::Bool(same == (op == BinOp::Eq));
+                }
+                let x = self.operand(a, ctx, base);
+                let y = self.operand(b, ctx, base);
+                Value::Bool((x == y) == (op == BinOp::Eq))
+            }
             _ => {
                 let x = self.operand(a, ctx, base);
                 let y = self.operand(b, ctx, base);
@@ -1245,6 +1253,44 @@ impl<'p> Evaluator<'p> {
                 }
             }
         }
+    }
+
+    /// `kind(x) = k` for a kind named in the rules, and `kind(x) =
+    /// kind(y)`, the most asked comparisons (the king and pawn exemptions,
+    /// material, same-type contact): the pieces' kinds read directly,
+    /// without the primitive calls. As there, something not a piece has no
+    /// kind, and two such are equal. `None` for any other comparison.
+    #[inline(always)]
+    fn kind_is(&mut self, a: &'p Node, b: &'p Node, ctx: usize, base: usize) -> Option<bool> {
+        let Op::Prim(Prim::KindOf, xs) = &a.op else {
+            return None;
+        };
+        let [x] = xs.as_slice() else {
+            return None;
+        };
+        /// What `x`'s kind is compared with.
+        enum Other<'n> {
+            Named(Kind),
+            KindOf(&'n Node),
+        }
+        let other = match &b.op {
+            Op::Prim(Prim::Kind(k), _) => Other::Named(*k),
+            Op::Prim(Prim::KindOf, ys) => match ys.as_slice() {
+                [y] => Other::KindOf(y),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let v = self.operand(x, ctx, base);
+        let kind = self.piece_of(&v).map(|pc| pc.kind);
+        let other = match other {
+            Other::Named(k) => Some(k),
+            Other::KindOf(y) => {
+                let w = self.operand(y, ctx, base);
+                self.piece_of(&w).map(|pc| pc.kind)
+            }
+        };
+        Some(kind == other)
     }
 
     /// `exchange(a, b) > t` and `best_capture(s) > t` (or `>=`) asked as
