@@ -1224,7 +1224,24 @@ impl<'p> Evaluator<'p> {
                     x.int() >= y.int()
                 })
             }
-            BinOp::Eq | BinOp::Ne if !self.tracing && self.profiler.is_none() => {
+            BinOp::In if !self.tracing => {
+                let x = self.operand(a, ctx, base);
+                if let Op::SetLiteral(items) = &b.op {
+                    // Membership in a set the rules spell out, asked item by
+                    // item: no set is built for it.
+                    for i in items {
+                        if self.operand(i, ctx, base) == x {
+                            return Value::Bool(true);
+                        }
+                    }
+                    return Value::Bool(false);
+                }
+                Value::Bool(match self.operand(b, ctx, base) {
+                    Value::Set(s) => s.contains(&x),
+                    _ => false,
+                })
+            }
+            BinOp::Eq | BinOp::Ne if !self.tracing => {
                 if let Some(same) = self.kind_is(a, b, ctx, base) {
                     return Value::Bool(same == (op == BinOp::Eq));
                 }
