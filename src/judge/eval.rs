@@ -1510,9 +1510,25 @@ impl<'p> Evaluator<'p> {
                 ) else {
                     return false;
                 };
-                !self.attackers_of(ctx, sq, pc.color.opponent()).is_empty()
+                self.attacked(ctx, sq, pc.color.opponent())
             }
         }
+    }
+
+    /// Whether `by` attacks the point: `attackers_of` not empty, with the
+    /// usual answer, an enemy piece nothing can capture, read from the
+    /// side's capture targets before any attack table is touched.
+    fn attacked(&mut self, ctx: usize, sq: Square, by: Color) -> bool {
+        let Some(Ctx { pos, targets, .. }) = self.ctxs.get_mut(ctx) else {
+            return false;
+        };
+        if pos.piece_at(sq).is_some_and(|p| p.color != by) {
+            let targets = *targets[by.index()].get_or_insert_with(|| pos.capture_targets(by));
+            if targets & sq.bit() == 0 {
+                return false;
+            }
+        }
+        !self.attackers_of(ctx, sq, by).is_empty()
     }
 
     fn members(&mut self, set: &'p Node, ctx: usize, base: usize) -> Rc<Vec<Value>> {
