@@ -1102,6 +1102,14 @@ impl<'p> Evaluator<'p> {
                 guard,
             } => {
                 let members = self.members(set, ctx, base);
+                if guard.is_none()
+                    && filter
+                        .as_ref()
+                        .is_none_or(|f| matches!(f.op, Op::Bool(true)))
+                {
+                    // `count x in s where true`: the set's size, no walk.
+                    return Value::Int(members.len() as i64);
+                }
                 let mut n = 0;
                 let was = self.tracing;
                 self.tracing = false;
