@@ -1056,7 +1056,7 @@ impl<'p> Evaluator<'p> {
                 .cloned()
                 .unwrap_or(Value::Bool(false)),
             Op::Nature(n) => Value::Nature(*n),
-            Op::Not(a) => Value::Bool(!self.eval(a, ctx, base).truth()),
+            Op::Not(a) => Value::Bool(!self.operand(a, ctx, base).truth()),
             Op::Neg(a) => Value::Int(-self.eval(a, ctx, base).int()),
             Op::Binary(op, a, b) => self.binary(*op, a, b, ctx, base),
             Op::If(c, a, b) => {
@@ -1159,14 +1159,14 @@ impl<'p> Evaluator<'p> {
             Op::AfterMove(m, body) => self.after_move(m, body, ctx, base),
             Op::AfterPass(body) => self.in_context(Derive::Pass, body, ctx, base),
             Op::AfterLift(p, body) => {
-                let Value::Piece(p) = self.eval(p, ctx, base) else {
+                let Value::Piece(p) = self.operand(p, ctx, base) else {
                     return Value::Bool(false);
                 };
                 self.in_context(Derive::Lift(p), body, ctx, base)
             }
             Op::AfterTake(a, b, body) => {
                 let (Value::Piece(a), Value::Piece(b)) =
-                    (self.eval(a, ctx, base), self.eval(b, ctx, base))
+                    (self.operand(a, ctx, base), self.operand(b, ctx, base))
                 else {
                     return Value::Bool(false);
                 };
