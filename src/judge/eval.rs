@@ -723,19 +723,17 @@ impl<'p> Evaluator<'p> {
         let root = Ctx::root(after);
         // Before: the moved piece back on its origin, the captured piece
         // (if any) under an id of its own.
+        // Every other piece stands where it stands after the move.
         let mut id_at = root.id_at;
-        let mut sq_of = [NONE; IDS];
+        let mut sq_of = root.sq_of;
         id_at[mv.from.index()] = mv.to.index() as u8;
         id_at[mv.to.index()] = NONE;
+        sq_of[mv.to.index()] = mv.from.index() as u8;
         if let Some(c) = captured {
             let ghost = 90 + mv.to.index();
             self.ids[ghost] = Some(c);
             id_at[mv.to.index()] = ghost as u8;
-        }
-        for (sq, id) in id_at.iter().enumerate() {
-            if *id != NONE {
-                sq_of[*id as usize] = sq as u8;
-            }
+            sq_of[ghost] = mv.to.index() as u8;
         }
         self.ctxs.push(root);
         self.ctxs.push(Ctx::with(before.clone(), id_at, sq_of));
