@@ -293,6 +293,61 @@ override order 将 > 续 > 杀 > 捉 > 兑 = 献 = 闲
     assert_eq!(held, [red.clone(), vec!["闲"], red, vec!["闲"]]);
 }
 
+/// The comparisons the judge answers without its primitives when no trace
+/// is taken (`kind(x) = k`, `kind(x) = kind(y)`, `x in {…}`, `count … where
+/// true`) answer as the traced evaluation does. In 26.2's lone perpetual
+/// check the rook checks on a8–a9 and the king steps d9–d8: ruled plainly,
+/// each move stops at its heaviest nature, asked untraced; explained, every
+/// nature is asked with its trace.
+#[test]
+fn short_cut_comparisons_agree_with_the_traced_evaluation() {
+    let proposal = r#"
+edition "kinds" { year 2026 }
+extends "2011-trial"
+
+nature 车动 "a rook moved" = kind(moved) = rook
+nature 将帅动 "a king or an advisor moved" = kind(moved) in {king, advisor}
+nature 同类 "its kind is its own, and not a pawn's" =
+  kind(moved) = kind(moved) and kind(moved) != pawn
+nature 一子 "one piece of the opponent's is left" =
+  (count p in pieces(opponent) where true) = 1
+
+override order 车动 > 将帅动 > 将 > 一子 > 杀 > 捉 > 兑 = 献 = 同类 = 闲
+"#;
+    let book = extending_2011_trial("kinds.qili", proposal);
+    let start = parse_fen("3k5/R8/9/9/9/9/9/9/9/4K4 w").unwrap();
+    let line = "a8a9 d9d8 a9a8 d8d9";
+    let plain = judge_line(&book, &start, line, Options::default()).unwrap();
+    assert_eq!(natures(&book, &plain), ["车动", "将帅动", "车动", "将帅动"]);
+    let explained = judge_line(
+        &book,
+        &start,
+        line,
+        Options {
+            explain: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let held = |m: &qili::judge::MoveRuling| -> Vec<&str> {
+        let mut v: Vec<&str> = m
+            .natures
+            .iter()
+            .map(|&n| book.program.nature_name(n))
+            .collect();
+        v.sort();
+        v
+    };
+    // Red's rook checks, and black has its king alone; black's king leaves
+    // red a rook and a king.
+    let mut red = vec!["车动", "将", "一子", "同类", "闲"];
+    red.sort();
+    let mut black = vec!["将帅动", "同类", "闲"];
+    black.sort();
+    let all: Vec<Vec<&str>> = explained.moves.iter().map(held).collect();
+    assert_eq!(all, [red.clone(), black.clone(), red, black]);
+}
+
 /// A profile times the rulebook's steps and changes nothing in the ruling.
 /// In 26.2's lone perpetual check, 将 is the heaviest nature, so it is
 /// asked first on each of the four moves; on the two checks it holds and is
