@@ -1521,18 +1521,15 @@ impl<'p> Evaluator<'p> {
         }
     }
 
-    /// Whether `by` attacks the point: `attackers_of` not empty, with the
-    /// usual answer, an enemy piece nothing can capture, read from the
-    /// side's capture targets before any attack table is touched.
+    /// Whether `by` attacks the point (`attackers_of` is not empty). The
+    /// common answer, an enemy piece out of reach, comes before any attack
+    /// table is touched.
     fn attacked(&mut self, ctx: usize, sq: Square, by: Color) -> bool {
         let Some(Ctx { pos, targets, .. }) = self.ctxs.get_mut(ctx) else {
             return false;
         };
-        if pos.piece_at(sq).is_some_and(|p| p.color != by) {
-            let targets = *targets[by.index()].get_or_insert_with(|| pos.capture_targets(by));
-            if targets & sq.bit() == 0 {
-                return false;
-            }
+        if out_of_reach(pos, targets, sq, by) {
+            return false;
         }
         !self.attackers_of(ctx, sq, by).is_empty()
     }
@@ -2627,15 +2624,10 @@ impl<'p> Evaluator<'p> {
         if let Some(found) = entry {
             return found.clone();
         }
-        // Most enemy pieces have no attacker at all: one pass over the
-        // attacking side's moves says so for all of them at once.
-        if pos.piece_at(sq).is_some_and(|p| p.color != by) {
-            let targets = *targets[by.index()].get_or_insert_with(|| pos.capture_targets(by));
-            if targets & sq.bit() == 0 {
-                let none = no_members();
-                *entry = Some(none.clone());
-                return none;
-            }
+        if out_of_reach(pos, targets, sq, by) {
+            let none = no_members();
+            *entry = Some(none.clone());
+            return none;
         }
         let mut list = Vec::new();
         tactics::attack::visit_attackers(pos, sq, by, |a| {
@@ -2939,6 +2931,16 @@ fn limits(ask: Ask) -> ExchangeLimits {
         spared: ask.spared,
         ..ExchangeLimits::default()
     }
+}
+
+/// Whether `sq` holds an enemy piece of `by` that no piece of `by` could
+/// capture by the movement rules. Most enemy pieces have no attacker at
+/// all: one pass over `by`'s moves (`targets`, made on the first question
+/// in a context) says so for all of them at once.
+#[inline]
+fn out_of_reach(pos: &Position, targets: &mut [Option<u128>; 2], sq: Square, by: Color) -> bool {
+    pos.piece_at(sq).is_some_and(|p| p.color != by)
+        && *targets[by.index()].get_or_insert_with(|| pos.capture_targets(by)) & sq.bit() == 0
 }
 
 /// A definition's memo key: the definition, the context, its arguments'
