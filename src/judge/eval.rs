@@ -2528,6 +2528,11 @@ impl<'p> Evaluator<'p> {
                 let (Value::Side(side), Some(c)) = (&v[0], self.ctxs.get(ctx)) else {
                     return Value::Set(no_members());
                 };
+                // Mostly the side is not in check: one attack test on the
+                // king says so before any list is made.
+                if !c.pos.is_in_check(*side) {
+                    return Value::Set(no_members());
+                }
                 let king = c.pos.king(*side);
                 let list = tactics::attack::pseudo_attackers(&c.pos, king, side.opponent());
                 if list.is_empty() {
