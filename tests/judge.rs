@@ -250,6 +250,43 @@ override verdict {
     assert_eq!(r.outcome, Outcome::Draw);
 }
 
+/// How far the capture exchange looks is the edition's `exchange` block:
+/// 2011 inherits 16 plies and two quiet checks from the trial text. S0 L56
+/// 图1 (cases/s0-56-1.toml): the black rook's only root is the fork 马4进3
+/// with check, a quiet check in the exchange after 车八平五. With the
+/// horizon at no quiet checks the root is not seen, and 车八退六, idle in
+/// the article, chases the rook; the fork is the line's second move, so a
+/// horizon of one ply misses it too.
+#[test]
+fn the_exchange_looks_as_far_as_the_edition_says() {
+    let fen = "1R1ak4/9/9/4p4/N8/2Bn5/4r4/9/9/3KCA3 w - - 0 1";
+    let moves = "车八退六 士4进5 车八进六 士5退4";
+    let book = edition("2011");
+    assert_eq!(book.program.exchange.max_plies, 16);
+    assert_eq!(book.program.exchange.max_quiet_checks, 2);
+    assert_eq!(natures(&book, &rule(&book, fen, moves))[0], "闲");
+    let horizon = |plies: usize, checks: usize| {
+        let text = format!(
+            "edition \"horizon\" {{ year 2026 }}\nextends \"2011-trial\"\n\
+             override exchange {{ plies {plies} quiet-checks {checks} }}\n"
+        );
+        extending_2011_trial("horizon.qili", &text)
+    };
+    let same = horizon(16, 2);
+    assert_eq!(natures(&same, &rule(&same, fen, moves))[0], "闲");
+    for (plies, checks) in [(16, 0), (1, 2)] {
+        let book = horizon(plies, checks);
+        assert_eq!(book.program.exchange.max_plies, plies);
+        assert_eq!(book.program.exchange.max_quiet_checks, checks);
+        let r = rule(&book, fen, moves);
+        assert_eq!(
+            natures(&book, &r)[0],
+            "捉",
+            "plies {plies}, quiet checks {checks}"
+        );
+    }
+}
+
 /// `previously` reads the position before the opponent's previous move,
 /// and a cycle's moves wrap round: in a perpetual check every red move
 /// follows a black answer to check, the cycle's first move included (its

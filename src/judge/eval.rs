@@ -1400,7 +1400,7 @@ impl<'p> Evaluator<'p> {
         if let Some(s) = self.searches.get(&global) {
             return s.value != 0;
         }
-        let limits = limits(ask);
+        let limits = limits(self.prog.exchange, ask);
         let mut budget = self.search_budget();
         self.stats.exchanges += 1;
         let king = i64::from(self.prog.values.king);
@@ -2713,7 +2713,7 @@ impl<'p> Evaluator<'p> {
             return s;
         }
         self.stats.exchanges += 1;
-        let limits = limits(ask);
+        let limits = limits(self.prog.exchange, ask);
         let mut budget = self.search_budget();
         let c = &self.ctxs[ctx];
         let start = {
@@ -2925,8 +2925,9 @@ impl<'p> Evaluator<'p> {
 }
 
 /// The exchange limits of `exchange` (any captures),
-/// `recapture_exchange` (recaptures only) or `exchange_sparing`.
-fn limits(ask: Ask) -> ExchangeLimits {
+/// `recapture_exchange` (recaptures only) or `exchange_sparing`, within
+/// the edition's horizon (`base`, from its `exchange` block).
+fn limits(base: ExchangeLimits, ask: Ask) -> ExchangeLimits {
     ExchangeLimits {
         scope: if ask.recapture {
             CaptureScope::RecaptureOnly
@@ -2934,7 +2935,7 @@ fn limits(ask: Ask) -> ExchangeLimits {
             CaptureScope::Any
         },
         spared: ask.spared,
-        ..ExchangeLimits::default()
+        ..base
     }
 }
 

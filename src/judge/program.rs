@@ -15,7 +15,7 @@ use crate::lang::ast::{
     BinOp, Cite, ClauseAction, Context, Expr, ExprKind, Item, Names, Quantifier, Ruling, Span,
 };
 use crate::lang::resolve::Resolved;
-use crate::tactics::ValueTable;
+use crate::tactics::{ExchangeLimits, ValueTable};
 
 /// A board primitive, as the evaluator knows it (see `lang::primitives`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -278,6 +278,9 @@ pub struct Program {
     pub title_zh: String,
     pub title_en: String,
     pub values: ValueTable,
+    /// How far `exchange(a, b)` and its kin look (the edition's `exchange`
+    /// block, or 16 plies and two quiet checks without one).
+    pub exchange: ExchangeLimits,
     pub defs: Vec<DefinitionCode>,
     pub natures: Vec<NatureCode>,
     pub clauses: Vec<ClauseCode>,
@@ -477,6 +480,7 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
     let mut order = None;
     let mut verdict = None;
     let mut values = None;
+    let mut horizon = None;
     for it in resolved.items.values() {
         match &it.item {
             Item::Define(d) => {
@@ -491,11 +495,13 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
             Item::Order(o) => order = Some(o),
             Item::Verdict(v) => verdict = Some((v, it.edition)),
             Item::Values(v) => values = Some(v),
+            Item::Exchange(h) => horizon = Some(h),
             Item::Remove(_) => {}
         }
     }
     let missing = |what: &str| LowerError(format!("the rulebook has no {what}"));
     let values = value_table(values.ok_or_else(|| missing("values"))?)?;
+    let exchange = horizon.map_or(Ok(ExchangeLimits::default()), exchange_limits)?;
     let order = order.ok_or_else(|| missing("order"))?;
     let (verdict, verdict_edition) = verdict.ok_or_else(|| missing("verdict"))?;
 
@@ -620,6 +626,7 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
         title_zh: header.and_then(|h| h.title_zh.clone()).unwrap_or_default(),
         title_en: header.and_then(|h| h.title_en.clone()).unwrap_or_default(),
         values,
+        exchange,
         defs,
         natures,
         clauses,
@@ -880,6 +887,23 @@ fn mentions(p: Prim, defs: &[DefinitionCode], cases: &[CaseCode]) -> bool {
         }
     }
     defs.iter().any(|d| walk(&d.body, p)) || cases.iter().any(|c| walk(&c.cond, p))
+}
+
+/// The edition's `exchange` block as the searches' limits (any captures,
+/// nothing spared: what `exchange(a, b)` asks; the other primitives of the
+/// family change only the scope and the spared points).
+fn exchange_limits(h: &crate::lang::ast::Horizon) -> Result<ExchangeLimits, LowerError> {
+    let mut limits = ExchangeLimits::default();
+    for e in &h.entries {
+        let n = usize::try_from(e.value)
+            .map_err(|_| LowerError(format!("exchange setting {} is out of range", e.value)))?;
+        match e.key.name.as_str() {
+            "plies" => limits.max_plies = n,
+            "quiet-checks" => limits.max_quiet_checks = n,
+            other => return Err(LowerError(format!("unknown exchange setting `{other}`"))),
+        }
+    }
+    Ok(limits)
 }
 
 fn value_table(v: &crate::lang::ast::Values) -> Result<ValueTable, LowerError> {

@@ -110,6 +110,7 @@ pub enum Amend {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
     Values(Values),
+    Exchange(Horizon),
     Define(Definition),
     Nature(Nature),
     Clause(Clause),
@@ -122,6 +123,7 @@ pub enum Item {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ItemKind {
     Values,
+    Exchange,
     Define,
     Nature,
     Clause,
@@ -133,6 +135,7 @@ impl ItemKind {
     pub fn keyword(self) -> &'static str {
         match self {
             ItemKind::Values => "values",
+            ItemKind::Exchange => "exchange",
             ItemKind::Define => "define",
             ItemKind::Nature => "nature",
             ItemKind::Clause => "clause",
@@ -146,6 +149,7 @@ impl Item {
     pub fn kind(&self) -> ItemKind {
         match self {
             Item::Values(_) => ItemKind::Values,
+            Item::Exchange(_) => ItemKind::Exchange,
             Item::Define(_) => ItemKind::Define,
             Item::Nature(_) => ItemKind::Nature,
             Item::Clause(_) => ItemKind::Clause,
@@ -156,10 +160,11 @@ impl Item {
     }
 
     /// The stable id: the name of a definition, nature or clause; the
-    /// keyword of the singletons (`values`, `order`, `verdict`).
+    /// keyword of the singletons (`values`, `exchange`, `order`, `verdict`).
     pub fn id(&self) -> &str {
         match self {
             Item::Values(_) => "values",
+            Item::Exchange(_) => "exchange",
             Item::Order(_) => "order",
             Item::Verdict(_) => "verdict",
             Item::Define(d) => &d.name.name,
@@ -172,6 +177,7 @@ impl Item {
     pub fn amend(&self) -> Amend {
         match self {
             Item::Values(v) => v.amend,
+            Item::Exchange(h) => h.amend,
             Item::Define(d) => d.amend,
             Item::Nature(n) => n.amend,
             Item::Clause(c) => c.amend,
@@ -185,6 +191,7 @@ impl Item {
     pub fn id_span(&self) -> Span {
         match self {
             Item::Values(v) => v.span,
+            Item::Exchange(h) => h.span,
             Item::Order(o) => o.span,
             Item::Verdict(v) => v.span,
             Item::Define(d) => d.name.span,
@@ -198,6 +205,7 @@ impl Item {
     pub fn span(&self) -> Span {
         match self {
             Item::Values(v) => v.span,
+            Item::Exchange(h) => h.span,
             Item::Order(o) => o.span,
             Item::Verdict(v) => v.span,
             Item::Define(d) => d.span,
@@ -229,6 +237,19 @@ pub struct Values {
 pub struct ValueEntry {
     pub key: Ident,
     pub value: i64,
+}
+
+/// `exchange { plies 16  quiet-checks 2 }` — how far the capture exchange
+/// behind `exchange(a, b)` and its kin looks: the longest line in plies,
+/// and how many checks that capture nothing the line may hold. The
+/// rulebooks say "the complete exchange" and set no bound; the bound is
+/// the reader's, so an edition states it rather than inheriting a number
+/// hidden in the program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Horizon {
+    pub amend: Amend,
+    pub entries: Vec<ValueEntry>,
+    pub span: Span,
 }
 
 /// `define name(params) : type "中文" "english" @cite = body`

@@ -19,13 +19,19 @@ use indexmap::IndexMap;
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use super::ast::{
-    BinOp, Case, Clause, ClauseAction, Context, Definition, Expr, ExprKind, Ident, ItemKind,
-    Nature, Order, Ruling, Span, Values, Verdict,
+    BinOp, Case, Clause, ClauseAction, Context, Definition, Expr, ExprKind, Horizon, Ident,
+    ItemKind, Nature, Order, Ruling, Span, ValueEntry, Values, Verdict,
 };
 use super::parse::Source;
 use super::primitives::{self, Primitive, Scope, Ty};
 use super::resolve::{Place, Resolved, ResolvedItem};
 use super::suggest::closest;
+
+/// The settings of `exchange`, each required exactly once, with the range
+/// each accepts: the longest line in plies (the first capture included,
+/// at most the searches' own limit) and the checks that capture nothing.
+pub const EXCHANGE_KEYS: [&str; 2] = ["plies", "quiet-checks"];
+const EXCHANGE_RANGES: [(i64, i64); 2] = [(1, 63), (0, 8)];
 
 /// The keys of `values`, each required exactly once.
 pub const VALUE_KEYS: [&str; 8] = [
@@ -153,6 +159,22 @@ pub enum Problem {
         key: String,
         suggestion: Option<String>,
     },
+    SettingMissing {
+        keys: Vec<&'static str>,
+    },
+    SettingDuplicate {
+        key: String,
+    },
+    SettingUnknown {
+        key: String,
+        suggestion: Option<String>,
+    },
+    /// A setting of `exchange` outside the range the searches accept.
+    SettingRange {
+        key: String,
+        value: i64,
+        range: (i64, i64),
+    },
     RulingSide {
         name: String,
         for_var: Option<String>,
@@ -248,6 +270,10 @@ impl Problem {
             Problem::ValueMissing { .. } => "qili::check::value_missing",
             Problem::ValueDuplicate { .. } => "qili::check::value_duplicate",
             Problem::ValueUnknown { .. } => "qili::check::value_unknown",
+            Problem::SettingMissing { .. } => "qili::check::exchange_missing",
+            Problem::SettingDuplicate { .. } => "qili::check::exchange_duplicate",
+            Problem::SettingUnknown { .. } => "qili::check::exchange_unknown",
+            Problem::SettingRange { .. } => "qili::check::exchange_range",
             Problem::RulingSide { .. } => "qili::check::ruling_side",
             Problem::DuplicateCase { .. } => "qili::check::duplicate_case",
             Problem::Recursion { .. } => "qili::check::recursion",
@@ -299,6 +325,12 @@ impl Problem {
             Problem::ValueMissing { keys } => format!("missing {}", backticked(keys)),
             Problem::ValueDuplicate { .. } => "given again here".into(),
             Problem::ValueUnknown { .. } => "not a piece value".into(),
+            Problem::SettingMissing { keys } => format!("missing {}", backticked(keys)),
+            Problem::SettingDuplicate { .. } => "given again here".into(),
+            Problem::SettingUnknown { .. } => "not a setting of the exchange".into(),
+            Problem::SettingRange {
+                range: (lo, hi), ..
+            } => format!("expected {lo} to {hi}"),
             Problem::RulingSide {
                 for_var: Some(v), ..
             } => format!("expected `red`, `black` or `{v}`"),
@@ -325,6 +357,7 @@ impl Problem {
         match self {
             Problem::UnknownName { suggestion, .. }
             | Problem::ValueUnknown { suggestion, .. }
+            | Problem::SettingUnknown { suggestion, .. }
             | Problem::RulingSide { suggestion, .. }
             | Problem::UnknownNature { suggestion, .. } => suggestion.as_deref(),
             _ => None,
@@ -412,6 +445,22 @@ impl Problem {
             ),
             Problem::ValueDuplicate { .. } => "a piece has one value; keep one of the two".into(),
             Problem::ValueUnknown { .. } => format!("the keys are {}", VALUE_KEYS.join(" ")),
+            Problem::SettingMissing { .. } => format!(
+                "an `exchange` block states its whole horizon: {}",
+                EXCHANGE_KEYS.join(" ")
+            ),
+            Problem::SettingDuplicate { .. } => "keep one of the two".into(),
+            Problem::SettingUnknown { .. } => {
+                format!("the settings are {}", EXCHANGE_KEYS.join(" "))
+            }
+            Problem::SettingRange { key, .. } if key == "plies" => {
+                "the line counts its first capture; the searches stop at 63 plies".into()
+            }
+            Problem::SettingRange { .. } => {
+                "each quiet check multiplies the positions searched; the node budget \
+                 bounds them, but past a few every exchange runs into it"
+                    .into()
+            }
             Problem::RulingSide {
                 for_var: Some(v), ..
             } => format!(
@@ -549,6 +598,14 @@ impl fmt::Display for Problem {
             Problem::ValueMissing { keys } => write!(f, "`values` lacks {}", backticked(keys)),
             Problem::ValueDuplicate { key } => write!(f, "`{key}` is given twice in `values`"),
             Problem::ValueUnknown { key, .. } => write!(f, "unknown piece value `{key}`"),
+            Problem::SettingMissing { keys } => write!(f, "`exchange` lacks {}", backticked(keys)),
+            Problem::SettingDuplicate { key } => {
+                write!(f, "`{key}` is given twice in `exchange`")
+            }
+            Problem::SettingUnknown { key, .. } => write!(f, "unknown exchange setting `{key}`"),
+            Problem::SettingRange { key, value, .. } => {
+                write!(f, "`{key} {value}` is out of range")
+            }
             Problem::RulingSide { name, .. } => write!(f, "`{name} must change` names no side"),
             Problem::DuplicateCase { id } => write!(f, "verdict case `{id}` is written twice"),
             Problem::Recursion { cycle } => write!(
@@ -727,6 +784,7 @@ struct Book<'r> {
     order: Option<In<'r, Order>>,
     verdict: Option<In<'r, Verdict>>,
     values: Option<In<'r, Values>>,
+    exchange: Option<In<'r, Horizon>>,
     /// Stands in for a source that is missing from the chain (never, for a
     /// rulebook built by `resolve`).
     empty: Source,
@@ -743,6 +801,7 @@ impl<'r> Book<'r> {
             order: None,
             verdict: None,
             values: None,
+            exchange: None,
             empty: Source::new("<unknown>", ""),
         };
         for ResolvedItem { item, edition, .. } in resolved.items.values() {
@@ -758,6 +817,7 @@ impl<'r> Book<'r> {
                 Item::Order(o) => book.order = Some(In { edition, node: o }),
                 Item::Verdict(v) => book.verdict = Some(In { edition, node: v }),
                 Item::Values(v) => book.values = Some(In { edition, node: v }),
+                Item::Exchange(h) => book.exchange = Some(In { edition, node: h }),
                 Item::Remove(_) => {}
             }
         }
@@ -2130,25 +2190,91 @@ fn check_values(book: &Book<'_>) -> Vec<CheckError> {
     let Some(v) = book.values else {
         return values_needed(book).into_iter().collect();
     };
+    let block = Keyed {
+        keyword: "values",
+        keys: &VALUE_KEYS,
+        entries: &v.node.entries,
+        span: v.node.span,
+        edition: v.edition,
+    };
+    check_keys(
+        book,
+        &block,
+        |key, suggestion| Problem::ValueUnknown { key, suggestion },
+        |key| Problem::ValueDuplicate { key },
+        |keys| Problem::ValueMissing { keys },
+    )
+}
+
+/// An `exchange` block is optional (without one the searches look 16 plies
+/// deep with two quiet checks, as docs/language.md says); one that is
+/// written names both settings, each within its range.
+fn check_exchange(book: &Book<'_>) -> Vec<CheckError> {
+    let Some(h) = book.exchange else {
+        return Vec::new();
+    };
+    let block = Keyed {
+        keyword: "exchange",
+        keys: &EXCHANGE_KEYS,
+        entries: &h.node.entries,
+        span: h.node.span,
+        edition: h.edition,
+    };
+    let mut out = check_keys(
+        book,
+        &block,
+        |key, suggestion| Problem::SettingUnknown { key, suggestion },
+        |key| Problem::SettingDuplicate { key },
+        |keys| Problem::SettingMissing { keys },
+    );
+    for e in &h.node.entries {
+        let Some(i) = EXCHANGE_KEYS.iter().position(|k| *k == e.key.name) else {
+            continue;
+        };
+        let (lo, hi) = EXCHANGE_RANGES[i];
+        if !(lo..=hi).contains(&e.value) {
+            let problem = Problem::SettingRange {
+                key: e.key.name.clone(),
+                value: e.value,
+                range: (lo, hi),
+            };
+            out.push(book.error(problem, h.edition, e.key.span));
+        }
+    }
+    out
+}
+
+/// A block of `key integer` entries as the checker sees it.
+struct Keyed<'a> {
+    keyword: &'static str,
+    keys: &'static [&'static str],
+    entries: &'a [ValueEntry],
+    span: Span,
+    edition: usize,
+}
+
+/// Every key of the block known, none twice, none missing: a misspelt key
+/// is reported once, as misspelt, not again as missing.
+fn check_keys(
+    book: &Book<'_>,
+    b: &Keyed<'_>,
+    unknown: impl Fn(String, Option<String>) -> Problem,
+    duplicate: impl Fn(String) -> Problem,
+    missing: impl Fn(Vec<&'static str>) -> Problem,
+) -> Vec<CheckError> {
     let mut out = Vec::new();
     let mut seen: HashMap<&str, Span> = HashMap::new();
-    for entry in &v.node.entries {
+    for entry in b.entries {
         let key = entry.key.name.as_str();
-        if !VALUE_KEYS.contains(&key) {
-            let problem = Problem::ValueUnknown {
-                key: key.to_string(),
-                suggestion: near(key, VALUE_KEYS),
-            };
-            out.push(book.error(problem, v.edition, entry.key.span));
+        if !b.keys.contains(&key) {
+            let problem = unknown(key.to_string(), near(key, b.keys.iter().copied()));
+            out.push(book.error(problem, b.edition, entry.key.span));
         } else if let Some(first) = seen.get(key) {
-            let note = book.note(v.edition, *first, "first here");
-            let problem = Problem::ValueDuplicate {
-                key: key.to_string(),
-            };
+            let note = book.note(b.edition, *first, "first here");
             out.push(book.finding(
                 Severity::Error,
-                problem,
-                v.edition,
+                duplicate(key.to_string()),
+                b.edition,
                 entry.key.span,
                 vec![note],
             ));
@@ -2156,23 +2282,22 @@ fn check_values(book: &Book<'_>) -> Vec<CheckError> {
             seen.insert(key, entry.key.span);
         }
     }
-    // A misspelt key is reported once, as misspelt, not again as missing.
-    let meant: HashSet<&str> = v
-        .node
+    let meant: HashSet<&str> = b
         .entries
         .iter()
-        .filter_map(|e| near(&e.key.name, VALUE_KEYS))
+        .filter_map(|e| near(&e.key.name, b.keys.iter().copied()))
         .filter(|k| !seen.contains_key(k.as_str()))
-        .filter_map(|k| VALUE_KEYS.iter().copied().find(|v| *v == k))
+        .filter_map(|k| b.keys.iter().copied().find(|v| *v == k))
         .collect();
-    let missing: Vec<&'static str> = VALUE_KEYS
+    let lacking: Vec<&'static str> = b
+        .keys
         .iter()
         .copied()
         .filter(|k| !seen.contains_key(k) && !meant.contains(k))
         .collect();
-    if !missing.is_empty() {
-        let at = keyword_span(book.source(v.edition), v.node.span, "values");
-        out.push(book.error(Problem::ValueMissing { keys: missing }, v.edition, at));
+    if !lacking.is_empty() {
+        let at = keyword_span(book.source(b.edition), b.span, b.keyword);
+        out.push(book.error(missing(lacking), b.edition, at));
     }
     out
 }
@@ -2386,6 +2511,7 @@ pub fn check(resolved: &Resolved) -> Report {
     }
     errors.extend(check_order(&book));
     errors.extend(check_values(&book));
+    errors.extend(check_exchange(&book));
     let (e, w) = check_verdict(&book, &results, &known);
     errors.extend(e);
     warnings.extend(w);

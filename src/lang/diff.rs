@@ -74,6 +74,7 @@ fn meaning(item: &Item) -> Item {
     let mut it = item.clone();
     match &mut it {
         Item::Values(v) => v.amend = Amend::Add,
+        Item::Exchange(h) => h.amend = Amend::Add,
         Item::Define(d) => d.amend = Amend::Add,
         Item::Nature(n) => n.amend = Amend::Add,
         Item::Clause(c) => c.amend = Amend::Add,
@@ -282,6 +283,7 @@ pub fn explain(resolved: &Resolved) -> String {
     out.push_str(&format!("chain: {}\n\n", chain.join(" → ")));
     let kinds = [
         ItemKind::Values,
+        ItemKind::Exchange,
         ItemKind::Define,
         ItemKind::Nature,
         ItemKind::Clause,

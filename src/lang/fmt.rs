@@ -502,7 +502,7 @@ fn anchor_tree(text: &str, comments: &[Comment]) -> Option<Vec<Node>> {
                     .enumerate()
                     .filter_map(|(j, p)| {
                         let anchor = match p.as_rule() {
-                            Rule::value_entry => Anchor::Entry(item, j),
+                            Rule::value_entry | Rule::setting_entry => Anchor::Entry(item, j),
                             Rule::case => Anchor::Case(item, j),
                             Rule::otherwise => Anchor::Otherwise(item),
                             Rule::clause_when => Anchor::When(item),
@@ -513,7 +513,10 @@ fn anchor_tree(text: &str, comments: &[Comment]) -> Option<Vec<Node>> {
                     })
                     .collect();
                 let kids = renumber(kids);
-                let block = matches!(inner.as_rule(), Rule::values | Rule::verdict | Rule::clause);
+                let block = matches!(
+                    inner.as_rule(),
+                    Rule::values | Rule::exchange_horizon | Rule::verdict | Rule::clause
+                );
                 nodes.push(node(Anchor::Item(item), &part, block, kids));
                 item += 1;
             }
@@ -1369,18 +1372,22 @@ impl<'c> Printer<'c> {
         }
     }
 
+    /// `values { … }` or `exchange { … }`: one `key integer` a line.
+    fn keyed_block(&mut self, i: usize, keyword: &str, how: Amend, entries: &[ValueEntry]) {
+        let open = format!("{}{keyword}", amend(how));
+        self.block(Anchor::Item(i), 0, open, entries.is_empty(), true, |p| {
+            for (j, e) in entries.iter().enumerate() {
+                let line = format!("  {} {}", e.key, e.value);
+                p.construct(Anchor::Entry(i, j), INDENT, vec![line], false);
+            }
+        });
+    }
+
     fn item(&mut self, i: usize, item: &Item) {
         let a = Anchor::Item(i);
         match item {
-            Item::Values(v) => {
-                let open = format!("{}values", amend(v.amend));
-                self.block(a, 0, open, v.entries.is_empty(), true, |p| {
-                    for (j, e) in v.entries.iter().enumerate() {
-                        let line = format!("  {} {}", e.key, e.value);
-                        p.construct(Anchor::Entry(i, j), INDENT, vec![line], false);
-                    }
-                });
-            }
+            Item::Values(v) => self.keyed_block(i, "values", v.amend, &v.entries),
+            Item::Exchange(h) => self.keyed_block(i, "exchange", h.amend, &h.entries),
             Item::Verdict(v) => {
                 let open = format!("{}verdict", amend(v.amend));
                 self.block(a, 0, open, false, true, |p| {

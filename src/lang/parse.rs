@@ -318,6 +318,7 @@ fn build_item(p: Pair<'_, Rule>) -> Built<Item> {
     let inner = p.into_inner().next().ok_or(span)?;
     Ok(match inner.as_rule() {
         Rule::values => Item::Values(build_values(inner)?),
+        Rule::exchange_horizon => Item::Exchange(build_horizon(inner)?),
         Rule::definition => Item::Define(build_definition(inner)?),
         Rule::nature => Item::Nature(build_nature(inner)?),
         Rule::clause => Item::Clause(build_clause(inner)?),
@@ -343,12 +344,34 @@ fn build_removal(p: Pair<'_, Rule>) -> Built<Removal> {
 
 fn build_values(p: Pair<'_, Rule>) -> Built<Values> {
     let span = span_of(&p);
+    let (amend, entries) = keyed_block(p, Rule::value_entry)?;
+    Ok(Values {
+        amend,
+        entries,
+        span,
+    })
+}
+
+fn build_horizon(p: Pair<'_, Rule>) -> Built<Horizon> {
+    let span = span_of(&p);
+    let (amend, entries) = keyed_block(p, Rule::setting_entry)?;
+    Ok(Horizon {
+        amend,
+        entries,
+        span,
+    })
+}
+
+/// A block of `key integer` entries (`values`, `exchange`): whether it
+/// overrides, and its entries as written.
+fn keyed_block(p: Pair<'_, Rule>, entry: Rule) -> Built<(Amend, Vec<ValueEntry>)> {
+    let span = span_of(&p);
     let mut amend = Amend::Add;
     let mut entries = Vec::new();
     for child in p.into_inner() {
         match child.as_rule() {
             Rule::override_kw => amend = Amend::Override,
-            Rule::value_entry => {
+            r if r == entry => {
                 let mut parts = child.into_inner();
                 let key = ident(parts.next().ok_or(span)?);
                 let v = parts.next().ok_or(span)?;
@@ -358,11 +381,7 @@ fn build_values(p: Pair<'_, Rule>) -> Built<Values> {
             _ => return Err(span_of(&child)),
         }
     }
-    Ok(Values {
-        amend,
-        entries,
-        span,
-    })
+    Ok((amend, entries))
 }
 
 fn build_names(p: Pair<'_, Rule>) -> Names {
@@ -889,12 +908,14 @@ pub fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::extends => "`extends \"edition\"`",
         Rule::pin => "`sha256 \"…\"`",
         Rule::item => {
-            "an item (`define`, `nature`, `clause`, `values`, `order`, `verdict`, `remove`)"
+            "an item (`define`, `nature`, `clause`, `values`, `exchange`, `order`, `verdict`, `remove`)"
         }
         Rule::removal => "`remove define|nature|clause <id>`",
         Rule::item_kind => "`define`, `nature` or `clause`",
         Rule::values => "`values { … }`",
         Rule::value_entry | Rule::value_key => "a value such as `rook 10` or `pawn.crossed 2`",
+        Rule::exchange_horizon => "`exchange { … }`",
+        Rule::setting_entry | Rule::setting_key => "a setting such as `plies 16` or `quiet-checks 2`",
         Rule::definition => "`define name(…) = …`",
         Rule::params => "a parameter list `(p: piece, …)`",
         Rule::param => "a parameter `name: type`",

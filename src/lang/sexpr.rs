@@ -110,17 +110,20 @@ fn ruling(r: &Ruling) -> String {
     }
 }
 
+/// `(values (rook 10) …)`, `(exchange (plies 16) …)`.
+fn keyed(keyword: &str, how: Amend, entries: &[ValueEntry]) -> String {
+    let entries: Vec<String> = entries
+        .iter()
+        .map(|e| format!("({} {})", e.key.name, e.value))
+        .collect();
+    format!("({}{keyword} {})", amend(how), entries.join(" "))
+}
+
 /// One item, on one or two lines.
 pub fn item(it: &Item) -> String {
     match it {
-        Item::Values(v) => {
-            let entries: Vec<String> = v
-                .entries
-                .iter()
-                .map(|e| format!("({} {})", e.key.name, e.value))
-                .collect();
-            format!("({}values {})", amend(v.amend), entries.join(" "))
-        }
+        Item::Values(v) => keyed("values", v.amend, &v.entries),
+        Item::Exchange(h) => keyed("exchange", h.amend, &h.entries),
         Item::Define(d) => {
             let params: Vec<String> = d
                 .params
