@@ -4,7 +4,8 @@
 //! Where the editions rule a move differently, the items responsible are
 //! the ones that differ between the two rulebooks *and* that the move's
 //! ruling used in either of them: the natures that held, every definition
-//! they call (followed through calls), the clauses that fired, and `order`.
+//! they call (followed through calls), the clauses that fired, `order`,
+//! and `values` and `exchange` when a primitive reached reads them.
 //! For a different outcome the verdict and the status definition count too.
 //! An item that differs but that neither ruling touched is not blamed.
 
@@ -13,7 +14,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::case::Case;
-use super::program::{Node, Op, Program};
+use super::program::{Node, Op, Prim, Program};
 use super::report::{outcome_id, reasons, wording};
 use super::{judge_cycle, Cycle, Options, Rulebook, Ruling};
 use crate::lang::diff::{diff, Change};
@@ -44,7 +45,7 @@ fn item(kind: &str, id: &str) -> ItemRef {
 }
 
 /// The definitions a node calls, directly or through other definitions.
-fn calls(prog: &Program, node: &Node, out: &mut BTreeSet<usize>) {
+fn calls(prog: &Program, node: &Node, out: &mut BTreeSet<usize>, settings: &mut Settings) {
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         match &n.op {
@@ -57,7 +58,11 @@ fn calls(prog: &Program, node: &Node, out: &mut BTreeSet<usize>) {
                 stack.extend(args.iter());
             }
             Op::Bool(_) | Op::Int(_) | Op::Local(_) | Op::Nature(_) => {}
-            Op::Prim(_, args) | Op::SetLiteral(args) => stack.extend(args.iter()),
+            Op::Prim(p, args) => {
+                settings.note(*p);
+                stack.extend(args.iter());
+            }
+            Op::SetLiteral(args) => stack.extend(args.iter()),
             Op::Not(a) | Op::Neg(a) | Op::Before(a) | Op::Previously(a) | Op::AfterPass(a) => {
                 stack.push(a)
             }
@@ -89,14 +94,40 @@ fn calls(prog: &Program, node: &Node, out: &mut BTreeSet<usize>) {
     }
 }
 
+/// The edition-wide items a ruling reads through its primitives: the piece
+/// values (material counted) and the exchange's horizon.
+#[derive(Default)]
+struct Settings {
+    values: bool,
+    exchange: bool,
+}
+
+impl Settings {
+    fn note(&mut self, p: Prim) {
+        let exchange = matches!(
+            p,
+            Prim::Exchange | Prim::RecaptureExchange | Prim::ExchangeSparing | Prim::BestCapture
+        );
+        self.exchange |= exchange;
+        self.values |= exchange || matches!(p, Prim::Value | Prim::Material);
+    }
+}
+
 fn with_calls(prog: &Program, own: ItemRef, body: &Node, out: &mut BTreeSet<ItemRef>) {
     out.insert(own);
     let mut defs = BTreeSet::new();
-    calls(prog, body, &mut defs);
+    let mut settings = Settings::default();
+    calls(prog, body, &mut defs, &mut settings);
     for d in defs {
         if let Some(code) = prog.defs.get(d) {
             out.insert(item("define", &code.label.id));
         }
+    }
+    if settings.values {
+        out.insert(item("values", "values"));
+    }
+    if settings.exchange {
+        out.insert(item("exchange", "exchange"));
     }
 }
 
