@@ -169,6 +169,17 @@ fn proposals_change_the_corpus_without_rust() {
                     .responsible
                     .contains(&item("define", "safe-take")));
             }
+            // S0 L56 图1: the rook's only root is the fork 马4进3 with
+            // check. Captures only, the root is not seen: 车八退六 chases,
+            // and red's 一将一捉 must change where the article draws.
+            "exchange-captures-only" => {
+                let c = changed("S0-56-1").expect("S0-56-1 changes");
+                assert_eq!(c.comparison.outcomes, ["draw", "red_must_change"]);
+                assert_eq!(c.comparison.moves[0].natures, ["闲", "捉"]);
+                assert!(c.comparison.moves[0]
+                    .responsible
+                    .contains(&item("exchange", "exchange")));
+            }
             other => panic!("a proposal without an assertion: {other}"),
         }
     }
