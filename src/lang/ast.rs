@@ -237,6 +237,8 @@ pub struct Values {
 pub struct ValueEntry {
     pub key: Ident,
     pub value: i64,
+    /// Where the number is written.
+    pub value_span: Span,
 }
 
 /// `exchange { plies 16  quiet-checks 2 }` — how far the capture exchange

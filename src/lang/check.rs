@@ -2238,7 +2238,7 @@ fn check_exchange(book: &Book<'_>) -> Vec<CheckError> {
                 value: e.value,
                 range: (lo, hi),
             };
-            out.push(book.error(problem, h.edition, e.key.span));
+            out.push(book.error(problem, h.edition, e.value_span));
         }
     }
     out

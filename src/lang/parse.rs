@@ -375,8 +375,13 @@ fn keyed_block(p: Pair<'_, Rule>, entry: Rule) -> Built<(Amend, Vec<ValueEntry>)
                 let mut parts = child.into_inner();
                 let key = ident(parts.next().ok_or(span)?);
                 let v = parts.next().ok_or(span)?;
-                let value = v.as_str().parse().map_err(|_| span_of(&v))?;
-                entries.push(ValueEntry { key, value });
+                let value_span = span_of(&v);
+                let value = v.as_str().parse().map_err(|_| value_span)?;
+                entries.push(ValueEntry {
+                    key,
+                    value,
+                    value_span,
+                });
             }
             _ => return Err(span_of(&child)),
         }
