@@ -272,6 +272,9 @@ fn the_exchange_looks_as_far_as_the_edition_says() {
         );
         extending_2011_trial("horizon.qili", &text)
     };
+    // The checker's range for `plies` is the searches' own limit.
+    let plies = qili::lang::check::EXCHANGE_RANGES[0];
+    assert_eq!(plies.1, qili::tactics::exchange::MAX_PLIES as i64);
     let same = horizon(16, 2);
     assert_eq!(natures(&same, &rule(&same, fen, moves))[0], "闲");
     for (plies, checks) in [(16, 0), (1, 2)] {

@@ -27,11 +27,14 @@ use super::primitives::{self, Primitive, Scope, Ty};
 use super::resolve::{Place, Resolved, ResolvedItem};
 use super::suggest::closest;
 
-/// The settings of `exchange`, each required exactly once, with the range
-/// each accepts: the longest line in plies (the first capture included,
-/// at most the searches' own limit) and the checks that capture nothing.
+/// The settings of `exchange`, each required exactly once: the longest
+/// line in plies (the first capture included) and the checks that capture
+/// nothing.
 pub const EXCHANGE_KEYS: [&str; 2] = ["plies", "quiet-checks"];
-const EXCHANGE_RANGES: [(i64, i64); 2] = [(1, 63), (0, 8)];
+/// The range each of [`EXCHANGE_KEYS`] accepts, in order: `plies` up to the
+/// searches' own limit (`tactics::exchange::MAX_PLIES`, held by a test: the
+/// language does not depend on the searches); a few quiet checks at most.
+pub const EXCHANGE_RANGES: [(i64, i64); 2] = [(1, 63), (0, 8)];
 
 /// The keys of `values`, each required exactly once.
 pub const VALUE_KEYS: [&str; 8] = [
