@@ -98,6 +98,16 @@ fn parse_here(source: &Source) -> Result<Rulebook, SyntaxError> {
     let mut pairs =
         QiliParser::parse(Rule::file, text).map_err(|e| SyntaxError::from_pest(source, &e))?;
     let file = pairs.next().ok_or_else(|| SyntaxError::internal(source))?;
+    // A number the grammar reads but an i64 cannot hold is the writer's
+    // error, not the builder's: say so before building.
+    if let Some(big) = file
+        .clone()
+        .into_inner()
+        .flatten()
+        .find(|p| p.as_rule() == Rule::integer && p.as_str().parse::<i64>().is_err())
+    {
+        return Err(SyntaxError::too_large(source, span_of(&big)));
+    }
     build_file(file).map_err(|span| SyntaxError::at(source, span))
 }
 
@@ -1059,6 +1069,19 @@ impl SyntaxError {
                 }
             }],
             found: format!("{what} nested deeper than qili reads"),
+            source: source.named(),
+        }
+    }
+
+    fn too_large(source: &Source, span: Span) -> SyntaxError {
+        let (line, column) = source.line_col(span.start);
+        SyntaxError {
+            file: source.name.clone(),
+            line,
+            column,
+            span,
+            expected: vec!["a number up to 9223372036854775807"],
+            found: "a number too large".into(),
             source: source.named(),
         }
     }
