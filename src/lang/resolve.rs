@@ -320,7 +320,7 @@ pub fn resolve(
                         at: Place::new(&loaded.source, item.id_span()),
                         parent: chain
                             .get(pe)
-                            .map(|l| Place::labelled(&l.source, pspan, "the inherited definition")),
+                            .map(|l| Place::labelled(&l.source, pspan, "the inherited one")),
                     });
                 }
                 (_, Amend::Add, None) => {
@@ -546,24 +546,35 @@ impl fmt::Display for ResolveError {
                 write!(f, "`extends` goes round in a circle: {}", chain.join(" → "))
             }
             ResolveError::Duplicate { kind, id, .. } => {
-                write!(f, "`{} {id}` is written twice in this file", kind.keyword())
+                write!(f, "`{}` is written twice in this file", named(*kind, id))
             }
             ResolveError::Redefined { kind, id, .. } => {
                 write!(
                     f,
-                    "`{} {id}` is already defined by the extended edition",
-                    kind.keyword()
+                    "`{}` is already defined by the extended edition",
+                    named(*kind, id)
                 )
             }
             ResolveError::NothingToAmend {
                 kind, id, removing, ..
             } => write!(
                 f,
-                "cannot {} `{} {id}`: the extended editions have no such item",
+                "cannot {} `{}`: the extended editions have no such item",
                 if *removing { "remove" } else { "override" },
-                kind.keyword()
+                named(*kind, id)
             ),
         }
+    }
+}
+
+/// An item as a user writes it: `define rooted`, `clause king-answer`; a
+/// singleton (`values`, `exchange`, `order`, `verdict`) by its keyword
+/// alone, its id being that keyword.
+fn named(kind: ItemKind, id: &str) -> String {
+    if id == kind.keyword() {
+        id.to_string()
+    } else {
+        format!("{} {id}", kind.keyword())
     }
 }
 
@@ -602,7 +613,7 @@ impl Diagnostic for ResolveError {
             ResolveError::Cycle { .. } => "an edition may not extend itself, directly or through others".into(),
             ResolveError::Duplicate { .. } => "give each item its own id, or merge the two".into(),
             ResolveError::Redefined { kind, id, .. } => {
-                format!("write `override {} {id}` to replace the inherited one", kind.keyword())
+                format!("write `override {}` to replace the inherited one", named(*kind, id))
             }
             ResolveError::NothingToAmend {
                 suggestion: Some(s), ..
@@ -611,7 +622,7 @@ impl Diagnostic for ResolveError {
                 "an edition in between removed it; define it again without `override`".into()
             }
             ResolveError::NothingToAmend { removing: false, kind, id, .. } => {
-                format!("drop `override` to add `{} {id}` as a new item", kind.keyword())
+                format!("drop `override` to add `{}` as a new item", named(*kind, id))
             }
             ResolveError::NothingToAmend { .. } => "nothing to remove; delete this line".into(),
         };
