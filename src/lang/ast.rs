@@ -245,8 +245,9 @@ pub struct ValueEntry {
 /// behind `exchange(a, b)` and its kin looks: the longest line in plies,
 /// and how many checks that capture nothing the line may hold. The
 /// rulebooks say "the complete exchange" and set no bound; the bound is
-/// the reader's, so an edition states it rather than inheriting a number
-/// hidden in the program.
+/// the reader's, so an edition can state it. Without a block anywhere in
+/// its chain the searches' defaults apply (16 plies, 2 quiet checks,
+/// docs/language.md §4.7).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Horizon {
     pub amend: Amend,

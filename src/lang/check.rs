@@ -460,8 +460,8 @@ impl Problem {
                 "the line counts its first capture; the searches stop at 63 plies".into()
             }
             Problem::SettingRange { .. } => {
-                "each quiet check multiplies the positions searched; the node budget \
-                 bounds them, but past a few every exchange runs into it"
+                "each quiet check multiplies the positions an exchange searches; the \
+                 node budget bounds them, and past a few it cuts searches short"
                     .into()
             }
             Problem::RulingSide {
