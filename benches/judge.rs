@@ -15,14 +15,14 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use qili::board::{Move, Position};
 use qili::judge::case::Case;
+use qili::judge::cycle::recurrences;
 use qili::judge::{judge_cycle, Cycle, Options, Rulebook};
+use qili::notation::pgn::read_games;
 
 const GAMES: [&str; 2] = [
     include_str!("../data/games/wukong-xqdb/Hu_Ronghua_1391_UCI_games.pgn"),
@@ -32,47 +32,12 @@ const GAMES: [&str; 2] = [
 /// Every cycle of 4–8 plies in the games: the moves between a position and
 /// its next occurrence.
 fn game_cycles() -> Vec<Cycle> {
-    let mut out = Vec::new();
-    for text in GAMES {
-        for block in text
-            .split("\n\n")
-            .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
-        {
-            let mut pos = Position::startpos();
-            let mut seen: HashMap<_, usize> = HashMap::new();
-            let mut history = vec![pos.clone()];
-            let mut moves = Vec::new();
-            seen.insert(pos.repetition_key(), 0);
-            for token in block
-                .split_whitespace()
-                .filter(|t| t.len() == 4 && !t.ends_with('.'))
-            {
-                let (Ok(from), Ok(to)) = (token[..2].parse(), token[2..].parse()) else {
-                    break;
-                };
-                let m = Move::new(from, to);
-                if !pos.is_legal(m) {
-                    break;
-                }
-                pos.make(m);
-                moves.push(m);
-                history.push(pos.clone());
-                let now = moves.len();
-                if let Some(&i) = seen.get(&pos.repetition_key()) {
-                    let len = now - i;
-                    if (4..=8).contains(&len) {
-                        out.push(Cycle {
-                            start: history[i].clone(),
-                            moves: moves[i..now].to_vec(),
-                            offset: 0,
-                        });
-                    }
-                }
-                seen.insert(pos.repetition_key(), now);
-            }
-        }
-    }
-    out
+    GAMES
+        .iter()
+        .flat_map(|text| read_games(text))
+        .flat_map(|g| recurrences(&g.start, &g.moves))
+        .filter(|c| (4..=8).contains(&c.moves.len()))
+        .collect()
 }
 
 fn corpus_cycles() -> Vec<Cycle> {

@@ -204,6 +204,40 @@ fn the_corpus_run_ends_with_its_timing_and_counts() {
     assert_eq!(o.status.success(), last.ends_with(", 0 failed"));
 }
 
+/// `diff --games` adds a `games` object beside `clauses` in the JSON, and
+/// its text ends with the count; a path that is not there is refused.
+#[test]
+fn diff_over_games_is_reported_in_text_and_json() {
+    let args = [
+        "diff",
+        "2011",
+        "examples/proposals/exchange-captures-only.qili",
+        "--games",
+        "tests/data/games",
+    ];
+    let text = qili(&args);
+    assert!(text.status.success());
+    let out = stdout(&text);
+    assert!(out.contains("== played#1@3 — "), "{out}");
+    assert!(
+        out.ends_with("1 of 2 repetitions in 3 games change (1 outcomes)\n"),
+        "{out}"
+    );
+    let json = qili(&[&args[..], &["--format", "json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert!(v["clauses"].is_object());
+    assert!(v.get("corpus").is_none());
+    let g = &v["games"];
+    assert_eq!(g["games"], 3);
+    assert_eq!(g["repetitions"], 2);
+    assert_eq!(g["outcomes_changed"], 1);
+    assert_eq!(g["changed"][0]["id"], "played#1@3");
+    assert_eq!(g["cut"][0][0], "tests/data/games/played.pgn:15, game 3");
+    let missing = qili(&["diff", "2011", "2011", "--games", "no/such/games"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("qili::games::missing"));
+}
+
 #[test]
 fn judge_refuses_bad_input_with_coded_diagnostics() {
     let no_cycle = qili(&["judge", "--moves", "炮二平五 马8进7"]);

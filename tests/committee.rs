@@ -11,10 +11,10 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use qili::cli::compare::{comparison_text, corpus_text, load_cases};
+use qili::cli::compare::{comparison_text, corpus_text, load_cases, load_games};
 use qili::cli::judge::prepare;
 use qili::judge::case::{Case, Expectation};
-use qili::judge::compare::{compare, corpus_diff, coverage, ItemRef};
+use qili::judge::compare::{compare, corpus_diff, coverage, games_diff, ItemRef};
 use qili::judge::Rulebook;
 
 fn book(id: &str) -> Rulebook {
@@ -183,6 +183,47 @@ fn proposals_change_the_corpus_without_rust() {
             other => panic!("a proposal without an assertion: {other}"),
         }
     }
+}
+
+/// `diff --games`: a rulebook and a proposal over the repetitions of played
+/// games. The fixture's first game plays S0 L56 图1's cycle round twice
+/// from the figure's position; the repetition is ruled once, on its last
+/// cycle, and the captures-only proposal changes it as it changes the case
+/// (the article: 一将一闲 vs 二闲, a draw). The second game's horses go out
+/// and back: a repetition of idle moves under both. The third record has a
+/// move that cannot be played; it is read up to there and said to be cut.
+#[test]
+fn diff_over_games_rules_each_repetition_once_and_names_what_changed() {
+    let base = book("2011");
+    let proposal =
+        Rulebook::from_folder("examples/proposals/exchange-captures-only.qili", "rules").unwrap();
+    let files = load_games(&["tests/data/games/played.pgn".into()]).unwrap();
+    let d = games_diff(&base, &proposal, &files, prepare, true);
+    assert_eq!((d.games, d.repetitions), (3, 2));
+    assert!(d.unjudged.is_empty(), "{:?}", d.unjudged);
+    assert_eq!(d.changed.len(), 1);
+    assert_eq!(d.outcomes_changed, 1);
+    let c = &d.changed[0];
+    // Moves 3–4 (plies 4–8), the second time round.
+    assert_eq!(c.id, "played#1@3");
+    assert!(c.title.ends_with("RED – BLACK, moves 3–4"), "{}", c.title);
+    assert_eq!(c.comparison.outcomes, ["draw", "red_must_change"]);
+    assert_eq!(c.comparison.moves[0].natures, ["闲", "捉"]);
+    assert!(c.comparison.moves[0]
+        .responsible
+        .contains(&item("exchange", "exchange")));
+    assert_eq!(d.cut.len(), 1);
+    assert_eq!(d.cut[0].0, "tests/data/games/played.pgn:15, game 3");
+    assert!(
+        d.cut[0].1.starts_with("move 2 (red, ply 3) `h2h9`"),
+        "{:?}",
+        d.cut
+    );
+    let text = qili::cli::compare::games_text(&d, true, false);
+    assert!(
+        text.ends_with("1 of 2 repetitions in 3 games change (1 outcomes)\n"),
+        "{text}"
+    );
 }
 
 /// S3 图6 has no king move and its move 4 is the 26.3 addition: over that

@@ -486,47 +486,17 @@ fn every_case_agrees_with_its_article() {
 
 /// Repetition cycles of 4–8 plies from the bundled master games.
 fn game_cycles(limit: usize) -> Vec<qili::judge::Cycle> {
-    use qili::board::{Move, Position};
-    let mut out = Vec::new();
-    for file in [
+    [
         "Hu_Ronghua_1391_UCI_games.pgn",
         "Liu_Dahua_1125_UCI_games.pgn",
-    ] {
-        let text = std::fs::read_to_string(format!("data/games/wukong-xqdb/{file}")).unwrap();
-        for block in text
-            .split("\n\n")
-            .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
-        {
-            let mut pos = Position::startpos();
-            let mut history = vec![pos.clone()];
-            let mut moves: Vec<Move> = Vec::new();
-            for token in block
-                .split_whitespace()
-                .filter(|t| t.len() == 4 && !t.ends_with('.'))
-            {
-                let m = Move::new(token[..2].parse().unwrap(), token[2..].parse().unwrap());
-                pos.make(m);
-                moves.push(m);
-                history.push(pos.clone());
-                let now = moves.len();
-                let key = pos.repetition_key();
-                if let Some(i) = (now.saturating_sub(8)..now.saturating_sub(3))
-                    .rev()
-                    .find(|&i| history[i].repetition_key() == key)
-                {
-                    out.push(qili::judge::Cycle {
-                        start: history[i].clone(),
-                        moves: moves[i..now].to_vec(),
-                        offset: 0,
-                    });
-                    if out.len() >= limit {
-                        return out;
-                    }
-                }
-            }
-        }
-    }
-    out
+    ]
+    .iter()
+    .map(|f| std::fs::read_to_string(format!("data/games/wukong-xqdb/{f}")).unwrap())
+    .flat_map(|text| qili::notation::pgn::read_games(&text))
+    .flat_map(|g| qili::judge::cycle::recurrences(&g.start, &g.moves))
+    .filter(|c| (4..=8).contains(&c.moves.len()))
+    .take(limit)
+    .collect()
 }
 
 /// Cycles from master games: every ruling is consistent with its own
@@ -862,4 +832,41 @@ fn a_move_is_ruled_alike_wherever_the_cycle_starts() {
             assert_eq!(x.trace, y.trace, "{fen}, ply {}", x.ply);
         }
     }
+}
+
+/// Every repetition found in the bundled master games is the cycle the
+/// judge itself would take from the game cut at its last return
+/// ([`last_cycle`]), and comes back to its start; the runs are in order
+/// and never overlap. The games are read whole (none has a bad move).
+#[test]
+fn the_repetitions_of_the_master_games_are_the_cycles_a_referee_would_judge() {
+    use qili::judge::cycle::repetitions;
+    use qili::judge::last_cycle;
+    let mut games = 0;
+    let mut found = 0;
+    for f in ["Hu_Ronghua_1391_UCI_games", "Liu_Dahua_1125_UCI_games"] {
+        let text = std::fs::read_to_string(format!("data/games/wukong-xqdb/{f}.pgn")).unwrap();
+        for g in qili::notation::pgn::read_games(&text) {
+            assert_eq!(g.cut, None, "{f} game {}", g.number);
+            games += 1;
+            let mut after = 0;
+            for r in repetitions(&g.start, &g.moves) {
+                found += 1;
+                assert!(after < r.first_return && r.first_return <= r.last_return);
+                after = r.last_return;
+                let judged = last_cycle(&g.start, &g.moves[..r.last_return], "").unwrap();
+                assert_eq!(judged, r.cycle, "{f} game {}", g.number);
+                let mut p = r.cycle.start.clone();
+                for &m in &r.cycle.moves {
+                    assert!(p.is_legal(m));
+                    p.make(m);
+                }
+                assert_eq!(p.repetition_key(), r.cycle.start.repetition_key());
+            }
+        }
+    }
+    // The files' own count (data/games/README.md), and enough repetitions
+    // to make the check mean something.
+    assert_eq!(games, 2516);
+    assert!(found > 500, "{found}");
 }

@@ -38,6 +38,52 @@ fn moveish() -> impl Strategy<Value = String> {
     .prop_map(|cs| cs.into_iter().collect())
 }
 
+/// Text shaped like a PGN file: tag lines, move numbers, ICCS moves that
+/// are often legal from the start (horses and rooks going out and back, so
+/// repetitions occur), comments, variations and results.
+fn pgnish() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        proptest::sample::select(vec![
+            "[Event \"E\"]\n",
+            "[FEN \"3k5/R8/9/9/9/9/9/9/9/4K4 w\"]\n",
+            "[Red \"a\\\"b\"]\n",
+            "[",
+            "]",
+            "\n",
+            "\n\n",
+            " ",
+            "1. ",
+            "2...",
+            "(3)",
+            "h0g2 ",
+            "h9g7 ",
+            "g2h0 ",
+            "g7h9 ",
+            "a0a1 ",
+            "a1a0 ",
+            "a9a8 ",
+            "a8a9 ",
+            "a8a9 ",
+            "d9d8 ",
+            "d8d9 ",
+            "{c",
+            "}",
+            "; x",
+            "(",
+            ")",
+            "$1 ",
+            "1-0",
+            "*",
+            "炮二平五 ",
+            "马8进7 ",
+            "h2h9 ",
+            "zz ",
+        ]),
+        0..60,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -74,6 +120,24 @@ proptest! {
         }
         if let Err(e) = parse_line(&pos, &text) {
             prop_assert!(!common::render(&e).is_empty());
+        }
+    }
+
+    #[test]
+    fn any_game_text_is_read_and_its_repetitions_come_back(text in pgnish()) {
+        for g in qili::notation::pgn::read_games(&text) {
+            let mut p = g.start.clone();
+            for &m in &g.moves {
+                prop_assert!(p.is_legal(m));
+                p.make(m);
+            }
+            for r in qili::judge::cycle::repetitions(&g.start, &g.moves) {
+                let mut p = r.cycle.start.clone();
+                for &m in &r.cycle.moves {
+                    p.make(m);
+                }
+                prop_assert_eq!(p.repetition_key(), r.cycle.start.repetition_key());
+            }
         }
     }
 }

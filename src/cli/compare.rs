@@ -1,16 +1,18 @@
-//! `qili compare` (one cycle, a column per edition), the corpus half of
-//! `qili diff A B --cases`, and `qili coverage` (what no case reaches).
+//! `qili compare` (one cycle, a column per edition), the corpus and games
+//! halves of `qili diff A B --cases/--games`, and `qili coverage` (what no
+//! case reaches).
 
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use miette::{miette, Result};
 
-use super::judge::{case_files, prepare, Lang};
+use super::judge::{case_files, files_under, prepare, Lang};
 use super::{emit, position_arg};
 use crate::judge::case::Case;
 use crate::judge::compare::{
-    compare, corpus_diff, coverage, Comparison, CorpusDiff, Coverage, ItemRef,
+    compare, corpus_diff, coverage, games_diff, CaseChange, Comparison, CorpusDiff, Coverage,
+    GameFile, GamesDiff, ItemRef,
 };
 use crate::judge::{last_cycle, Rulebook};
 use crate::lang::fmt::width;
@@ -314,13 +316,28 @@ pub fn corpus(a: &Rulebook, b: &Rulebook, paths: &[PathBuf], zh: bool) -> Result
 }
 
 pub fn corpus_text(d: &CorpusDiff, zh: bool, md: bool) -> String {
-    let mut out = String::new();
-    out.push_str(&if md {
+    let mut out = if md {
         format!("## {} → {}: the corpus\n\n", d.left, d.right)
     } else {
         format!("corpus: {} → {}\n\n", d.left, d.right)
-    });
-    for c in &d.changed {
+    };
+    push_changes(&mut out, &d.changed, zh, md);
+    for (id, why) in &d.unjudged {
+        out.push_str(&format!("not judged {id}: {why}\n"));
+    }
+    let bold = if md { "**" } else { "" };
+    out.push_str(&format!(
+        "{bold}{} of {} cases change ({} outcomes){bold}\n",
+        d.changed.len(),
+        d.cases,
+        d.outcomes_changed
+    ));
+    out
+}
+
+/// Each changed case or repetition: its name, then the comparison.
+fn push_changes(out: &mut String, changed: &[CaseChange], zh: bool, md: bool) {
+    for c in changed {
         if md {
             out.push_str(&format!("### {} — {}\n\n", c.id, md_cell(&c.title)));
             out.push_str(&comparison_md(&c.comparison, zh));
@@ -330,14 +347,60 @@ pub fn corpus_text(d: &CorpusDiff, zh: bool, md: bool) -> String {
         }
         out.push('\n');
     }
+}
+
+/// The game files under `paths` (`.pgn` files and folders of them), read.
+pub fn load_games(paths: &[PathBuf]) -> Result<Vec<GameFile>> {
+    let files = files_under(paths, &["pgn"], &|p| {
+        miette!(
+            code = "qili::games::missing",
+            help =
+                "give PGN files or the folder holding them (data/games holds 2,516 master games)",
+            "{} is neither a game file nor a folder",
+            p.display()
+        )
+    })?;
+    files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| miette!(code = "qili::io", "cannot read {}: {e}", f.display()))?;
+            Ok(GameFile {
+                stem: f
+                    .file_stem()
+                    .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
+                path: f.display().to_string(),
+                games: crate::notation::pgn::read_games(&text),
+            })
+        })
+        .collect()
+}
+
+/// The games half of `qili diff A B --games`.
+pub fn games(a: &Rulebook, b: &Rulebook, paths: &[PathBuf], zh: bool) -> Result<GamesDiff> {
+    let files = load_games(paths)?;
+    Ok(games_diff(a, b, &files, prepare, zh))
+}
+
+pub fn games_text(d: &GamesDiff, zh: bool, md: bool) -> String {
+    let mut out = if md {
+        format!("## {} → {}: the games\n\n", d.left, d.right)
+    } else {
+        format!("games: {} → {}\n\n", d.left, d.right)
+    };
+    push_changes(&mut out, &d.changed, zh, md);
+    for (at, why) in &d.cut {
+        out.push_str(&format!("read in part {at}: {why}\n"));
+    }
     for (id, why) in &d.unjudged {
         out.push_str(&format!("not judged {id}: {why}\n"));
     }
     let bold = if md { "**" } else { "" };
     out.push_str(&format!(
-        "{bold}{} of {} cases change ({} outcomes){bold}\n",
+        "{bold}{} of {} repetitions in {} games change ({} outcomes){bold}\n",
         d.changed.len(),
-        d.cases,
+        d.repetitions,
+        d.games,
         d.outcomes_changed
     ));
     out

@@ -159,6 +159,24 @@ pub struct TestSummary {
 /// The case files under `paths`: `.toml` cases and `.jsonl` peer files,
 /// folders searched recursively, each folder's files in name order.
 pub fn case_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    files_under(paths, &["toml", "jsonl"], &|p| {
+        miette!(
+            code = "qili::test::no_cases",
+            help = "give case files or the folder holding them (default: cases)",
+            "{} is neither a case file nor a folder",
+            p.display()
+        )
+    })
+}
+
+/// The files named, and those under the folders named (sorted, into
+/// subfolders) whose extension is one of `exts`; `missing` says what a path
+/// that is neither is.
+pub fn files_under(
+    paths: &[PathBuf],
+    exts: &[&str],
+    missing: &dyn Fn(&std::path::Path) -> miette::Report,
+) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
@@ -169,21 +187,16 @@ pub fn case_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             found.sort();
             let (dirs, found): (Vec<PathBuf>, Vec<PathBuf>) =
                 found.into_iter().partition(|p| p.is_dir());
-            files.extend(
-                found
-                    .into_iter()
-                    .filter(|p| p.extension().is_some_and(|x| x == "toml" || x == "jsonl")),
-            );
-            files.extend(case_files(&dirs)?);
+            files.extend(found.into_iter().filter(|p| {
+                p.extension()
+                    .and_then(|x| x.to_str())
+                    .is_some_and(|x| exts.contains(&x))
+            }));
+            files.extend(files_under(&dirs, exts, missing)?);
         } else if p.is_file() {
             files.push(p.clone());
         } else {
-            return Err(miette!(
-                code = "qili::test::no_cases",
-                help = "give case files or the folder holding them (default: cases)",
-                "{} is neither a case file nor a folder",
-                p.display()
-            ));
+            return Err(missing(p));
         }
     }
     Ok(files)

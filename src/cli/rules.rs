@@ -43,18 +43,26 @@ pub struct DiffArgs {
     /// report the cases whose natures or outcome change.
     #[arg(long, num_args = 1..)]
     pub cases: Vec<PathBuf>,
+    /// Also rule every repetition in these games (PGN files or folders,
+    /// moves in any notation) under both rulebooks and report those whose
+    /// natures or outcome change.
+    #[arg(long, num_args = 1..)]
+    pub games: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t)]
     pub lang: Lang,
     #[arg(long, value_enum, default_value_t = TableFormat::Text)]
     pub format: TableFormat,
 }
 
-/// The clause diff and, with `--cases`, the corpus diff, as one JSON object.
+/// The clause diff and, with `--cases` or `--games`, the corpus and games
+/// diffs, as one JSON object.
 #[derive(serde::Serialize)]
 struct FullDiff {
     clauses: crate::lang::diff::RulebookDiff,
     #[serde(skip_serializing_if = "Option::is_none")]
     corpus: Option<crate::judge::compare::CorpusDiff>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games: Option<crate::judge::compare::GamesDiff>,
 }
 
 pub fn run_diff(args: &DiffArgs, out: &mut dyn std::io::Write) -> Result<()> {
@@ -62,12 +70,25 @@ pub fn run_diff(args: &DiffArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let right = load(&args.right, &args.rules)?;
     let d = diff(&left, &right);
     let zh = args.lang == Lang::Zh;
-    let corpus = if args.cases.is_empty() {
+    let books = if args.cases.is_empty() && args.games.is_empty() {
         None
     } else {
-        let a = Rulebook::from_resolved(left.clone())?;
-        let b = Rulebook::from_resolved(right.clone())?;
-        Some(super::compare::corpus(&a, &b, &args.cases, zh)?)
+        Some((
+            Rulebook::from_resolved(left.clone())?,
+            Rulebook::from_resolved(right.clone())?,
+        ))
+    };
+    let corpus = match &books {
+        Some((a, b)) if !args.cases.is_empty() => {
+            Some(super::compare::corpus(a, b, &args.cases, zh)?)
+        }
+        _ => None,
+    };
+    let games = match &books {
+        Some((a, b)) if !args.games.is_empty() => {
+            Some(super::compare::games(a, b, &args.games, zh)?)
+        }
+        _ => None,
     };
     let text = match args.format {
         TableFormat::Text | TableFormat::Md => {
@@ -88,16 +109,25 @@ pub fn run_diff(args: &DiffArgs, out: &mut dyn std::io::Write) -> Result<()> {
                 }
                 t.push_str(&super::compare::corpus_text(c, zh, md));
             }
+            if let Some(g) = &games {
+                if !md {
+                    t.push('\n');
+                }
+                t.push_str(&super::compare::games_text(g, zh, md));
+            }
             t
         }
         TableFormat::Json => {
-            // Without `--cases` the clause diff alone, as it always was.
-            let json = match corpus {
-                None => serde_json::to_string_pretty(&d),
-                Some(corpus) => serde_json::to_string_pretty(&FullDiff {
+            // Without `--cases` or `--games` the clause diff alone, as it
+            // always was.
+            let json = if corpus.is_none() && games.is_none() {
+                serde_json::to_string_pretty(&d)
+            } else {
+                serde_json::to_string_pretty(&FullDiff {
                     clauses: d,
-                    corpus: Some(corpus),
-                }),
+                    corpus,
+                    games,
+                })
             };
             let mut s = json.map_err(|e| miette!(code = "qili::io", "cannot write JSON: {e}"))?;
             s.push('\n');

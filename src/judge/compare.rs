@@ -1,4 +1,5 @@
-//! One cycle under several rulebooks, and two rulebooks over the corpus:
+//! One cycle under several rulebooks, and two rulebooks over the corpus
+//! or over the repetitions of played games:
 //! what a committee asks when it compares editions or weighs a proposal.
 //!
 //! Where the editions rule a move differently, the items responsible are
@@ -14,10 +15,14 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::case::Case;
+use super::cycle::repetitions;
 use super::program::{Node, Op, Prim, Program};
 use super::report::{outcome_id, reasons, wording};
 use super::{judge_cycle, Cycle, Options, Rulebook, Ruling};
+use crate::board::to_fen;
 use crate::lang::diff::{diff, Change};
+use crate::notation::iccs;
+use crate::notation::pgn::Game;
 
 /// An item of a rulebook as the clause diff names it: `define wins`,
 /// `clause king-answer`, `verdict`.
@@ -421,6 +426,94 @@ pub fn corpus_diff(
         }
     }
     out
+}
+
+/// Two rulebooks over the repetitions of played games (`qili diff
+/// --games`): how much of real play a revision would rule differently.
+#[derive(Clone, Debug, Serialize)]
+pub struct GamesDiff {
+    pub left: String,
+    pub right: String,
+    /// Games read.
+    pub games: usize,
+    /// Repetitions ruled under both rulebooks (see
+    /// [`super::cycle::repetitions`]).
+    pub repetitions: usize,
+    /// Games read only up to a bad move or tag: where (`file:line, game
+    /// N`) and why. Their repetitions before that point are ruled.
+    pub cut: Vec<(String, String)>,
+    /// Repetitions that could not be ruled, with why.
+    pub unjudged: Vec<(String, String)>,
+    /// The repetitions whose natures or outcome change, each named
+    /// `<file stem>#<game>@<move>` (the move the cycle starts at).
+    pub changed: Vec<CaseChange>,
+    pub outcomes_changed: usize,
+}
+
+/// One file's games, named by the file's stem (what the repetitions' ids
+/// start with) and its path (what cut games are reported at).
+pub struct GameFile {
+    pub stem: String,
+    pub path: String,
+    pub games: Vec<Game>,
+}
+
+/// Every repetition of `files`' games as a case to rule: its last cycle,
+/// from the position it starts at.
+pub fn repetition_cases(files: &[GameFile]) -> Vec<Case> {
+    let mut out = Vec::new();
+    for f in files {
+        for g in &f.games {
+            for r in repetitions(&g.start, &g.moves) {
+                let from = r.cycle.offset / 2 + 1;
+                let to = (r.last_return - 1) / 2 + 1;
+                let moves: Vec<String> = r.cycle.moves.iter().map(|&m| iccs(m)).collect();
+                out.push(Case {
+                    id: format!("{}#{}@{from}", f.stem, g.number),
+                    title: format!("{}, moves {from}–{to}", g.label()),
+                    source: format!("{}:{}, game {}", f.path, g.line, g.number),
+                    fen: to_fen(&r.cycle.start),
+                    moves: moves.join(" "),
+                    line: false,
+                    composed: None,
+                    expect: Vec::new(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Rules every repetition of `files` under `a` and `b`; keeps those that
+/// change.
+pub fn games_diff(
+    a: &Rulebook,
+    b: &Rulebook,
+    files: &[GameFile],
+    prepare: impl Fn(&Case) -> Result<Cycle, String>,
+    zh: bool,
+) -> GamesDiff {
+    let cases = repetition_cases(files);
+    let d = corpus_diff(a, b, &cases, prepare, zh);
+    let cut = files
+        .iter()
+        .flat_map(|f| {
+            f.games.iter().filter_map(|g| {
+                let why = g.cut.clone()?;
+                Some((format!("{}:{}, game {}", f.path, g.line, g.number), why))
+            })
+        })
+        .collect();
+    GamesDiff {
+        left: d.left,
+        right: d.right,
+        games: files.iter().map(|f| f.games.len()).sum(),
+        repetitions: d.cases,
+        cut,
+        unjudged: d.unjudged,
+        changed: d.changed,
+        outcomes_changed: d.outcomes_changed,
+    }
 }
 
 /// Which items of a rulebook a corpus reaches.

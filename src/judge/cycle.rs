@@ -83,6 +83,66 @@ pub fn last_cycle(start: &Position, moves: &[Move], text: &str) -> Result<Cycle,
     }
 }
 
+/// Every recurrence in a line, in order: each time a position stands
+/// again, the cycle since it last stood ([`Cycle::offset`] is where in the
+/// line that was). One repetition played round three times gives a
+/// recurrence at every ply from its first return on.
+pub fn recurrences(start: &Position, moves: &[Move]) -> Vec<Cycle> {
+    let mut seen = std::collections::HashMap::with_capacity(moves.len() + 1);
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    let mut p = start.clone();
+    seen.insert(p.repetition_key(), 0);
+    positions.push(p.clone());
+    let mut out = Vec::new();
+    for (k, &m) in moves.iter().enumerate() {
+        p.make(m);
+        if let Some(i) = seen.insert(p.repetition_key(), k + 1) {
+            out.push(Cycle {
+                start: positions[i].clone(),
+                moves: moves[i..=k].to_vec(),
+                offset: i,
+            });
+        }
+        positions.push(p.clone());
+    }
+    out
+}
+
+/// One repetition in a played line: a run of recurrences at consecutive
+/// plies (see [`recurrences`]), which a referee rules once, on its last
+/// cycle, as [`last_cycle`] does for a line that stops there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repetition {
+    /// Moves played when the position first came back.
+    pub first_return: usize,
+    /// Moves played when it last came back in this run: the line stops
+    /// here for the ruling.
+    pub last_return: usize,
+    /// The last cycle, `moves[cycle.offset..last_return]`.
+    pub cycle: Cycle,
+}
+
+/// The repetitions of a line, in order. A run ends at the first move that
+/// reaches a position not seen before in the line.
+pub fn repetitions(start: &Position, moves: &[Move]) -> Vec<Repetition> {
+    let mut out: Vec<Repetition> = Vec::new();
+    for cycle in recurrences(start, moves) {
+        let at = cycle.offset + cycle.moves.len();
+        match out.last_mut() {
+            Some(run) if run.last_return + 1 == at => {
+                run.last_return = at;
+                run.cycle = cycle;
+            }
+            _ => out.push(Repetition {
+                first_return: at,
+                last_return: at,
+                cycle,
+            }),
+        }
+    }
+    out
+}
+
 /// Where the line did repeat, if anywhere, to point the user at it.
 fn closest_repeat(positions: &[Position]) -> String {
     for j in (1..positions.len()).rev() {
@@ -128,6 +188,34 @@ mod tests {
         assert_eq!(c.offset, 4);
         assert_eq!(c.moves.len(), 4);
         assert_eq!(c.moves[0].to_string(), "g2h0");
+    }
+
+    #[test]
+    fn a_game_s_repetitions_are_runs_of_returns_each_ruled_on_its_last_cycle() {
+        // The horses go out and back twice (the start returns after moves
+        // 4 and 8, and every position between returns too), then the rooks
+        // go up and back: a new position, then a second run.
+        let (p, m) = line(
+            START,
+            "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0 g7h9 i0i1 i9i8 i1i0 i8i9 h0g2 h9g7",
+        );
+        let runs = repetitions(&p, &m);
+        assert_eq!(runs.len(), 2, "{runs:?}");
+        assert_eq!((runs[0].first_return, runs[0].last_return), (4, 8));
+        assert_eq!(runs[0].cycle.offset, 4);
+        assert_eq!(runs[0].cycle.moves, m[4..8]);
+        assert_eq!(runs[0].cycle.start.repetition_key(), p.repetition_key());
+        // i1i0 i8i9 brings back the position after move 8 (at 12), then
+        // h0g2 h9g7 those after moves 5 and 6: the last cycle is 6..14.
+        assert_eq!((runs[1].first_return, runs[1].last_return), (12, 14));
+        assert_eq!(runs[1].cycle.offset, 6);
+        assert_eq!(runs[1].cycle.moves, m[6..14]);
+        let each: Vec<(usize, usize)> = recurrences(&p, &m[..5])
+            .iter()
+            .map(|c| (c.offset, c.offset + c.moves.len()))
+            .collect();
+        assert_eq!(each, [(0, 4), (1, 5)]);
+        assert!(repetitions(&p, &m[..3]).is_empty());
     }
 
     #[test]

@@ -85,6 +85,15 @@ fn strip_move_number(text: &str, token: Range<usize>) -> Option<Range<usize>> {
 }
 
 pub fn parse_line(pos: &Position, text: &str) -> Result<Vec<Move>, MoveError> {
+    match parse_line_prefix(pos, text) {
+        (moves, None) => Ok(moves),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// The moves of `text` up to the first that cannot be read or played, and
+/// the error there: a game record keeps what it played before a bad move.
+pub fn parse_line_prefix(pos: &Position, text: &str) -> (Vec<Move>, Option<MoveError>) {
     let mut current = pos.clone();
     let mut moves = Vec::new();
     for token in tokens(text) {
@@ -93,19 +102,25 @@ pub fn parse_line(pos: &Position, text: &str) -> Result<Vec<Move>, MoveError> {
         };
         let ply = moves.len();
         let fail = |p: Problem| MoveError::new(p, text, "moves", span.clone(), Some(ply));
-        let m = super::read_move(&current, text, span.clone()).map_err(fail)?;
-        current = current.play(m).map_err(|e| {
-            let problem = Problem::new(
-                super::MoveErrorKind::IllegalMove { reasons: vec![e] },
-                span.clone(),
-                e.to_string(),
-                e.to_string(),
-            );
-            fail(problem)
-        })?;
+        let m = match super::read_move(&current, text, span.clone()) {
+            Ok(m) => m,
+            Err(p) => return (moves, Some(fail(p))),
+        };
+        match current.play(m) {
+            Ok(next) => current = next,
+            Err(e) => {
+                let problem = Problem::new(
+                    super::MoveErrorKind::IllegalMove { reasons: vec![e] },
+                    span.clone(),
+                    e.to_string(),
+                    e.to_string(),
+                );
+                return (moves, Some(fail(problem)));
+            }
+        }
         moves.push(m);
     }
-    Ok(moves)
+    (moves, None)
 }
 
 #[cfg(test)]

@@ -57,6 +57,7 @@ mod designate;
 mod error;
 pub mod iccs;
 mod line;
+pub mod pgn;
 mod resolve;
 mod text;
 pub mod wxf;
