@@ -218,7 +218,7 @@ fn diff_over_games_is_reported_in_text_and_json() {
     let text = qili(&args);
     assert!(text.status.success());
     let out = stdout(&text);
-    assert!(out.contains("== played#1@3 — "), "{out}");
+    assert!(out.contains("== played#1@4 — "), "{out}");
     assert!(
         out.ends_with("1 of 2 repetitions in 3 games change (1 outcomes)\n"),
         "{out}"
@@ -231,11 +231,49 @@ fn diff_over_games_is_reported_in_text_and_json() {
     assert_eq!(g["games"], 3);
     assert_eq!(g["repetitions"], 2);
     assert_eq!(g["outcomes_changed"], 1);
-    assert_eq!(g["changed"][0]["id"], "played#1@3");
+    assert_eq!(g["changed"][0]["id"], "played#1@4");
     assert_eq!(g["cut"][0][0], "tests/data/games/played.pgn:15, game 3");
     let missing = qili(&["diff", "2011", "2011", "--games", "no/such/games"]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("qili::games::missing"));
+}
+
+/// `qili survey`: the text ends with the counts; the JSON keeps its keys.
+#[test]
+fn a_survey_is_reported_in_text_and_json() {
+    let text = qili(&["survey", "tests/data/games"]);
+    assert!(text.status.success());
+    let out = stdout(&text);
+    assert!(out.starts_with("survey: 2011 — "), "{out}");
+    assert!(
+        out.ends_with("2 repetitions in 3 games: 2 draw, 0 red must change, 0 black must change\n"),
+        "{out}"
+    );
+    let json = qili(&[
+        "survey",
+        "tests/data/games",
+        "--format",
+        "json",
+        "--lang",
+        "en",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    for key in [
+        "rules",
+        "games",
+        "repetitions",
+        "outcomes",
+        "natures",
+        "patterns",
+        "cut",
+        "rulings",
+    ] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    assert_eq!(v["rulings"][1]["red"], "two idle moves");
+    assert_eq!(v["rulings"][0]["natures"][1], "兑");
+    let missing = qili(&["survey", "no/such/games"]);
+    assert!(!missing.status.success());
 }
 
 #[test]

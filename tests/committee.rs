@@ -204,8 +204,9 @@ fn diff_over_games_rules_each_repetition_once_and_names_what_changed() {
     assert_eq!(d.changed.len(), 1);
     assert_eq!(d.outcomes_changed, 1);
     let c = &d.changed[0];
-    // Moves 3–4 (plies 4–8), the second time round.
-    assert_eq!(c.id, "played#1@3");
+    // Moves 3–4 (plies 4–8), the second time round, named by move 4,
+    // where the position came back the last time.
+    assert_eq!(c.id, "played#1@4");
     assert!(c.title.ends_with("RED – BLACK, moves 3–4"), "{}", c.title);
     assert_eq!(c.comparison.outcomes, ["draw", "red_must_change"]);
     assert_eq!(c.comparison.moves[0].natures, ["闲", "捉"]);

@@ -870,3 +870,86 @@ fn the_repetitions_of_the_master_games_are_the_cycles_a_referee_would_judge() {
     assert_eq!(games, 2516);
     assert!(found > 500, "{found}");
 }
+
+/// `qili survey` over the fixture: S0 L56 图1's cycle played round twice
+/// is one repetition with the article's natures (闲, 兑, 将, 闲) and its
+/// draw; the horses going out and back are four idle moves, a draw; the
+/// record with an unplayable move is read in part.
+#[test]
+fn a_survey_rules_each_repetition_of_the_games_once() {
+    use qili::judge::survey::{survey, OutcomeCounts};
+    let book = edition("2011");
+    let files = qili::cli::compare::load_games(&["tests/data/games/played.pgn".into()]).unwrap();
+    let s = survey(&book, &files, true);
+    assert_eq!((s.games, s.repetitions), (3, 2));
+    assert_eq!(
+        s.outcomes,
+        OutcomeCounts {
+            draw: 2,
+            red_must_change: 0,
+            black_must_change: 0
+        }
+    );
+    assert_eq!(s.rulings[0].id, "played#1@4");
+    assert_eq!(s.rulings[0].natures, ["闲", "兑", "将", "闲"]);
+    assert_eq!(s.rulings[1].id, "played#2@2");
+    assert_eq!(s.rulings[1].natures, ["闲"; 4]);
+    assert_eq!(
+        s.rulings[1].moves,
+        ["马二进三", "马8进7", "马三退二", "马7退8"]
+    );
+    let counted: Vec<(&str, usize)> = s
+        .natures
+        .iter()
+        .map(|n| (n.nature.as_str(), n.moves))
+        .collect();
+    assert_eq!(
+        counted,
+        [
+            ("将", 1),
+            ("杀", 0),
+            ("捉", 0),
+            ("兑", 1),
+            ("献", 0),
+            ("闲", 6)
+        ]
+    );
+    assert_eq!(s.cut.len(), 1);
+}
+
+/// Over the master games every repetition is counted once, and the
+/// patterns agree with 26.2: a side that checks on every move while the
+/// other does not must change.
+#[test]
+fn a_survey_of_the_master_games_counts_every_repetition_once() {
+    let book = edition("2011");
+    let files = qili::cli::compare::load_games(&["data/games".into()]).unwrap();
+    let s = qili::judge::survey::survey(&book, &files, true);
+    assert_eq!(s.games, 2516);
+    let o = &s.outcomes;
+    assert_eq!(
+        o.draw + o.red_must_change + o.black_must_change,
+        s.repetitions
+    );
+    assert_eq!(s.rulings.len(), s.repetitions);
+    assert_eq!(
+        s.patterns.iter().map(|p| p.count).sum::<usize>(),
+        s.repetitions
+    );
+    let moves: usize = s.rulings.iter().map(|r| r.natures.len()).sum();
+    assert_eq!(s.natures.iter().map(|n| n.moves).sum::<usize>(), moves);
+    assert!(s.cut.is_empty());
+    let mut ids: Vec<&str> = s.rulings.iter().map(|r| r.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), s.repetitions, "ids are unique");
+    for p in &s.patterns {
+        if p.red == "长将" && p.black != "长将" {
+            assert_eq!(p.outcome, "red_must_change", "{p:?}");
+        }
+        if p.black == "长将" && p.red != "长将" {
+            assert_eq!(p.outcome, "black_must_change", "{p:?}");
+        }
+    }
+    assert!(s.patterns.iter().any(|p| p.red == "长将"));
+}

@@ -12,11 +12,12 @@ use super::{emit, position_arg};
 use crate::judge::case::Case;
 use crate::judge::compare::{
     compare, corpus_diff, coverage, games_diff, CaseChange, Comparison, CorpusDiff, Coverage,
-    GameFile, GamesDiff, ItemRef,
+    GamesDiff, ItemRef,
 };
 use crate::judge::{last_cycle, Rulebook};
 use crate::lang::fmt::width;
 use crate::notation::parse_line;
+use crate::notation::pgn::GameFile;
 
 /// Output of the committee tools: a terminal table, Markdown to paste into
 /// a paper, or JSON for tools.

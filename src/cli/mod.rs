@@ -8,6 +8,7 @@ pub mod judge;
 mod perft;
 pub(crate) mod rules;
 mod show;
+pub mod survey;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use miette::Result;
@@ -44,6 +45,8 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Which natures, clauses and definitions of a rulebook no case reaches.
     Coverage(compare::CoverageArgs),
+    /// Rule every repetition in game records (PGN) under a rulebook and count the outcomes, natures and patterns.
+    Survey(survey::SurveyArgs),
 }
 
 /// Output format shared by the subcommands that have a machine-readable form.
@@ -68,6 +71,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Judge(args) => judge::run_judge(&args, &mut out),
         Command::Test(args) => judge::run_test(&args, &mut out),
         Command::Compare(args) => compare::run_compare(&args, &mut out),
+        Command::Survey(args) => survey::run_survey(&args, &mut out),
         Command::Coverage(args) => compare::run_coverage(&args, &mut out),
     }
 }

@@ -15,14 +15,14 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::case::Case;
-use super::cycle::repetitions;
 use super::program::{Node, Op, Prim, Program};
 use super::report::{outcome_id, reasons, wording};
+use super::survey::{cut_records, found_repetitions};
 use super::{judge_cycle, Cycle, Options, Rulebook, Ruling};
 use crate::board::to_fen;
 use crate::lang::diff::{diff, Change};
 use crate::notation::iccs;
-use crate::notation::pgn::Game;
+use crate::notation::pgn::GameFile;
 
 /// An item of a rulebook as the clause diff names it: `define wins`,
 /// `clause king-answer`, `verdict`.
@@ -437,7 +437,7 @@ pub struct GamesDiff {
     /// Games read.
     pub games: usize,
     /// Repetitions ruled under both rulebooks (see
-    /// [`super::cycle::repetitions`]).
+    /// [`super::survey::found_repetitions`]).
     pub repetitions: usize,
     /// Games read only up to a bad move or tag: where (`file:line, game
     /// N`) and why. Their repetitions before that point are ruled.
@@ -445,43 +445,34 @@ pub struct GamesDiff {
     /// Repetitions that could not be ruled, with why.
     pub unjudged: Vec<(String, String)>,
     /// The repetitions whose natures or outcome change, each named
-    /// `<file stem>#<game>@<move>` (the move the cycle starts at).
+    /// `<file stem>#<game>@<move>` (the move that ends its last cycle).
     pub changed: Vec<CaseChange>,
     pub outcomes_changed: usize,
-}
-
-/// One file's games, named by the file's stem (what the repetitions' ids
-/// start with) and its path (what cut games are reported at).
-pub struct GameFile {
-    pub stem: String,
-    pub path: String,
-    pub games: Vec<Game>,
 }
 
 /// Every repetition of `files`' games as a case to rule: its last cycle,
 /// from the position it starts at.
 pub fn repetition_cases(files: &[GameFile]) -> Vec<Case> {
-    let mut out = Vec::new();
-    for f in files {
-        for g in &f.games {
-            for r in repetitions(&g.start, &g.moves) {
-                let from = r.cycle.offset / 2 + 1;
-                let to = (r.last_return - 1) / 2 + 1;
-                let moves: Vec<String> = r.cycle.moves.iter().map(|&m| iccs(m)).collect();
-                out.push(Case {
-                    id: format!("{}#{}@{from}", f.stem, g.number),
-                    title: format!("{}, moves {from}–{to}", g.label()),
-                    source: format!("{}:{}, game {}", f.path, g.line, g.number),
-                    fen: to_fen(&r.cycle.start),
-                    moves: moves.join(" "),
-                    line: false,
-                    composed: None,
-                    expect: Vec::new(),
-                });
-            }
-        }
-    }
-    out
+    found_repetitions(files)
+        .into_iter()
+        .map(|f| Case {
+            id: f.id,
+            title: f.title,
+            source: f.source,
+            fen: to_fen(&f.repetition.cycle.start),
+            moves: f
+                .repetition
+                .cycle
+                .moves
+                .iter()
+                .map(|&m| iccs(m))
+                .collect::<Vec<_>>()
+                .join(" "),
+            line: false,
+            composed: None,
+            expect: Vec::new(),
+        })
+        .collect()
 }
 
 /// Rules every repetition of `files` under `a` and `b`; keeps those that
@@ -495,21 +486,12 @@ pub fn games_diff(
 ) -> GamesDiff {
     let cases = repetition_cases(files);
     let d = corpus_diff(a, b, &cases, prepare, zh);
-    let cut = files
-        .iter()
-        .flat_map(|f| {
-            f.games.iter().filter_map(|g| {
-                let why = g.cut.clone()?;
-                Some((format!("{}:{}, game {}", f.path, g.line, g.number), why))
-            })
-        })
-        .collect();
     GamesDiff {
         left: d.left,
         right: d.right,
         games: files.iter().map(|f| f.games.len()).sum(),
         repetitions: d.cases,
-        cut,
+        cut: cut_records(files),
         unjudged: d.unjudged,
         changed: d.changed,
         outcomes_changed: d.outcomes_changed,

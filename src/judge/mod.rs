@@ -23,6 +23,7 @@ pub mod eval;
 pub mod profile;
 pub mod program;
 pub mod report;
+pub mod survey;
 
 use std::path::{Path, PathBuf};
 

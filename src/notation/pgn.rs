@@ -60,6 +60,15 @@ impl Game {
     }
 }
 
+/// A file's games, with the names reports give them: the file's stem
+/// (what repetitions are named by) and its path (where a record is).
+#[derive(Clone, Debug)]
+pub struct GameFile {
+    pub stem: String,
+    pub path: String,
+    pub games: Vec<Game>,
+}
+
 /// Every game in `text`. A game starts at its tag pairs; a file of
 /// movetext alone is one game. Never fails: what cannot be read is in each
 /// game's [`Game::cut`].

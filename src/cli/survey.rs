@@ -1,0 +1,234 @@
+//! `qili survey`: every repetition in game records ruled under one
+//! rulebook, and counted.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use miette::Result;
+
+use super::compare::{load_games, TableFormat};
+use super::emit;
+use super::judge::Lang;
+use crate::judge::survey::{survey, Survey};
+use crate::judge::Rulebook;
+use crate::lang::fmt::width;
+
+#[derive(Debug, Args)]
+pub struct SurveyArgs {
+    /// Game records: PGN files or folders of them (default: the 2,516
+    /// bundled master games).
+    #[arg(default_value = "data/games")]
+    pub games: Vec<PathBuf>,
+    /// The rulebook: an edition id from the rules folder, or a path.
+    #[arg(long, default_value = "2011")]
+    pub rules: String,
+    #[arg(long, default_value = "rules")]
+    pub rules_dir: PathBuf,
+    /// Every pattern, and a line per repetition (by default the 20 most
+    /// common patterns and no list).
+    #[arg(long)]
+    pub all: bool,
+    #[arg(long, value_enum, default_value_t)]
+    pub lang: Lang,
+    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    pub format: TableFormat,
+}
+
+/// Patterns shown without `--all`.
+const PATTERNS_SHOWN: usize = 20;
+
+pub fn run_survey(args: &SurveyArgs, out: &mut dyn std::io::Write) -> Result<()> {
+    let book = Rulebook::from_folder(&args.rules, &args.rules_dir)?;
+    let files = load_games(&args.games)?;
+    let s = survey(&book, &files, args.lang == Lang::Zh);
+    let text = match args.format {
+        TableFormat::Json => {
+            let mut j = serde_json::to_string_pretty(&s)
+                .map_err(|e| miette::miette!(code = "qili::io", "cannot write JSON: {e}"))?;
+            j.push('\n');
+            j
+        }
+        TableFormat::Text => survey_text(&s, args.all, false),
+        TableFormat::Md => survey_text(&s, args.all, true),
+    };
+    emit(out, &text)
+}
+
+/// `part` of `whole` as a percentage with one decimal.
+fn share(part: usize, whole: usize) -> String {
+    if whole == 0 {
+        return "—".to_string();
+    }
+    format!("{:.1}%", part as f64 * 100.0 / whole as f64)
+}
+
+fn pad(s: &str, w: usize) -> String {
+    format!("{s}{}", " ".repeat(w.saturating_sub(width(s))))
+}
+
+/// Rows as an aligned text table (two spaces between columns, numbers
+/// right-aligned) or a Markdown table.
+fn table(head: &[&str], rows: &[Vec<String>], numeric: &[bool], md: bool) -> String {
+    let mut out = String::new();
+    if md {
+        out.push_str(&format!("| {} |\n", head.join(" | ")));
+        let rule: Vec<&str> = numeric
+            .iter()
+            .map(|&n| if n { "---:" } else { "---" })
+            .collect();
+        out.push_str(&format!("|{}|\n", rule.join("|")));
+        for r in rows {
+            let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
+            out.push_str(&format!("| {} |\n", cells.join(" | ")));
+        }
+        out.push('\n');
+        return out;
+    }
+    let widths: Vec<usize> = (0..head.len())
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(|c| width(c))
+                .chain([width(head[i])])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: Vec<&str>| {
+        let parts: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let w = widths[i];
+                if numeric[i] {
+                    format!("{}{c}", " ".repeat(w.saturating_sub(width(c))))
+                } else {
+                    pad(c, w)
+                }
+            })
+            .collect();
+        format!("  {}\n", parts.join("  ").trim_end())
+    };
+    out.push_str(&line(head.to_vec()));
+    for r in rows {
+        out.push_str(&line(r.iter().map(String::as_str).collect()));
+    }
+    out.push('\n');
+    out
+}
+
+pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
+    let heading = |t: &str| {
+        if md {
+            format!("### {t}\n\n")
+        } else {
+            format!("{t}\n")
+        }
+    };
+    let mut out = if md {
+        format!("## survey: {} — {}\n\n", s.rules.id, s.rules.title)
+    } else {
+        format!("survey: {} — {}\n", s.rules.id, s.rules.title)
+    };
+    out.push_str(&format!(
+        "{} games, {} repetitions (each ruled once, on its last cycle)\n\n",
+        s.games, s.repetitions
+    ));
+    let o = &s.outcomes;
+    out.push_str(&heading("outcomes"));
+    let rows: Vec<Vec<String>> = [
+        ("draw", o.draw),
+        ("red_must_change", o.red_must_change),
+        ("black_must_change", o.black_must_change),
+    ]
+    .iter()
+    .map(|(k, n)| vec![k.to_string(), n.to_string(), share(*n, s.repetitions)])
+    .collect();
+    out.push_str(&table(
+        &["outcome", "count", "share"],
+        &rows,
+        &[false, true, true],
+        md,
+    ));
+    let moves: usize = s.natures.iter().map(|n| n.moves).sum();
+    out.push_str(&heading("the cycle moves by deciding nature"));
+    let rows: Vec<Vec<String>> = s
+        .natures
+        .iter()
+        .map(|n| {
+            vec![
+                n.nature.clone(),
+                n.nature_en.clone(),
+                n.moves.to_string(),
+                share(n.moves, moves),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &["nature", "", "moves", "share"],
+        &rows,
+        &[false, false, true, true],
+        md,
+    ));
+    let shown = if all {
+        s.patterns.len()
+    } else {
+        s.patterns.len().min(PATTERNS_SHOWN)
+    };
+    out.push_str(&heading("patterns (red / black), most common first"));
+    let rows: Vec<Vec<String>> = s.patterns[..shown]
+        .iter()
+        .map(|p| {
+            vec![
+                p.count.to_string(),
+                p.red.clone(),
+                p.black.clone(),
+                p.outcome.to_string(),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &["count", "red", "black", "outcome"],
+        &rows,
+        &[true, false, false, false],
+        md,
+    ));
+    if shown < s.patterns.len() {
+        out.push_str(&format!(
+            "… {} more patterns (`--all` lists them, and every repetition)\n\n",
+            s.patterns.len() - shown
+        ));
+    }
+    if all {
+        out.push_str(&heading("repetitions"));
+        let rows: Vec<Vec<String>> = s
+            .rulings
+            .iter()
+            .map(|r| {
+                vec![
+                    r.id.clone(),
+                    r.natures.join(" "),
+                    r.red.clone(),
+                    r.black.clone(),
+                    r.outcome.to_string(),
+                    r.title.clone(),
+                ]
+            })
+            .collect();
+        out.push_str(&table(
+            &["repetition", "natures", "red", "black", "outcome", "game"],
+            &rows,
+            &[false; 6],
+            md,
+        ));
+    }
+    for (at, why) in &s.cut {
+        out.push_str(&format!("read in part {at}: {why}\n"));
+    }
+    let bold = if md { "**" } else { "" };
+    out.push_str(&format!(
+        "{bold}{} repetitions in {} games: {} draw, {} red must change, {} black must change{bold}\n",
+        s.repetitions, s.games, o.draw, o.red_must_change, o.black_must_change
+    ));
+    out
+}
