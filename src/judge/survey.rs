@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::cycle::{repetitions, Repetition};
 use super::report::outcome_id;
 use super::{judge_cycle, Options, Rulebook};
-use crate::board::Color;
+use crate::board::{to_fen, Color};
 use crate::notation::pgn::GameFile;
 
 /// A repetition found in a game, with the names a report gives it.
@@ -119,6 +119,9 @@ pub struct Surveyed {
     pub id: String,
     pub title: String,
     pub source: String,
+    /// Where the cycle starts (UCCI FEN): with `moves`, what `qili judge
+    /// --fen … --moves …` takes to explain the ruling in full.
+    pub fen: String,
     /// The cycle's moves in Chinese notation.
     pub moves: Vec<String>,
     /// Each move's deciding nature.
@@ -158,6 +161,7 @@ pub fn survey(book: &Rulebook, files: &[GameFile], zh: bool) -> Survey {
             id: found.id,
             title: found.title,
             source: found.source,
+            fen: to_fen(&found.repetition.cycle.start),
             moves: r.moves.iter().map(|m| m.chinese.clone()).collect(),
             natures: r
                 .moves
