@@ -220,7 +220,7 @@ fn diff_over_games_is_reported_in_text_and_json() {
     let out = stdout(&text);
     assert!(out.contains("== played#1@4 — "), "{out}");
     assert!(
-        out.ends_with("1 of 2 repetitions in 3 games change (1 outcomes)\n"),
+        out.ends_with("1 of 2 repetitions in 4 games change (1 outcomes)\n"),
         "{out}"
     );
     let json = qili(&[&args[..], &["--format", "json"]].concat());
@@ -228,7 +228,8 @@ fn diff_over_games_is_reported_in_text_and_json() {
     assert!(v["clauses"].is_object());
     assert!(v.get("corpus").is_none());
     let g = &v["games"];
-    assert_eq!(g["games"], 3);
+    assert_eq!(g["games"], 4);
+    assert_eq!(g["duplicates"], 1);
     assert_eq!(g["repetitions"], 2);
     assert_eq!(g["outcomes_changed"], 1);
     assert_eq!(g["changed"][0]["id"], "played#1@4");
@@ -246,7 +247,7 @@ fn a_survey_is_reported_in_text_and_json() {
     let out = stdout(&text);
     assert!(out.starts_with("survey: 2011 — "), "{out}");
     assert!(
-        out.ends_with("2 repetitions in 3 games: 2 draw, 0 red must change, 0 black must change\n"),
+        out.ends_with("2 repetitions in 4 games: 2 draw, 0 red must change, 0 black must change\n"),
         "{out}"
     );
     let json = qili(&[

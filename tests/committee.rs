@@ -192,6 +192,7 @@ fn proposals_change_the_corpus_without_rust() {
 /// (the article: 一将一闲 vs 二闲, a draw). The second game's horses go out
 /// and back: a repetition of idle moves under both. The third record has a
 /// move that cannot be played; it is read up to there and said to be cut.
+/// The fourth is a copy of the second and is passed over.
 #[test]
 fn diff_over_games_rules_each_repetition_once_and_names_what_changed() {
     let base = book("2011");
@@ -199,7 +200,7 @@ fn diff_over_games_rules_each_repetition_once_and_names_what_changed() {
         Rulebook::from_folder("examples/proposals/exchange-captures-only.qili", "rules").unwrap();
     let files = load_games(&["tests/data/games/played.pgn".into()]).unwrap();
     let d = games_diff(&base, &proposal, &files, prepare, true);
-    assert_eq!((d.games, d.repetitions), (3, 2));
+    assert_eq!((d.games, d.duplicates, d.repetitions), (4, 1, 2));
     assert!(d.unjudged.is_empty(), "{:?}", d.unjudged);
     assert_eq!(d.changed.len(), 1);
     assert_eq!(d.outcomes_changed, 1);
@@ -222,7 +223,7 @@ fn diff_over_games_rules_each_repetition_once_and_names_what_changed() {
     );
     let text = qili::cli::compare::games_text(&d, true, false);
     assert!(
-        text.ends_with("1 of 2 repetitions in 3 games change (1 outcomes)\n"),
+        text.ends_with("1 of 2 repetitions in 4 games change (1 outcomes)\n"),
         "{text}"
     );
 }

@@ -874,14 +874,22 @@ fn the_repetitions_of_the_master_games_are_the_cycles_a_referee_would_judge() {
 /// `qili survey` over the fixture: S0 L56 图1's cycle played round twice
 /// is one repetition with the article's natures (闲, 兑, 将, 闲) and its
 /// draw; the horses going out and back are four idle moves, a draw; the
-/// record with an unplayable move is read in part.
+/// record with an unplayable move is read in part; the fourth record, a
+/// copy of the second, is passed over.
 #[test]
 fn a_survey_rules_each_repetition_of_the_games_once() {
     use qili::judge::survey::{survey, OutcomeCounts};
     let book = edition("2011");
     let files = qili::cli::compare::load_games(&["tests/data/games/played.pgn".into()]).unwrap();
     let s = survey(&book, &files, true);
-    assert_eq!((s.games, s.repetitions), (3, 2));
+    assert_eq!((s.games, s.repetitions), (4, 2));
+    assert_eq!(
+        s.duplicates,
+        [(
+            "tests/data/games/played.pgn:19, game 4".to_string(),
+            "tests/data/games/played.pgn:9, game 2".to_string()
+        )]
+    );
     assert_eq!(
         s.outcomes,
         OutcomeCounts {
@@ -915,6 +923,15 @@ fn a_survey_rules_each_repetition_of_the_games_once() {
         ]
     );
     assert_eq!(s.cut.len(), 1);
+    // The first record ends with its repetition; in the second, red's
+    // 炮二平五 leaves it.
+    assert_eq!(s.rulings[0].left_by, None);
+    assert_eq!(s.rulings[1].left_by, Some(Color::Red));
+    let draws = &s.left[0];
+    assert_eq!(
+        (draws.outcome, draws.red, draws.black, draws.ended),
+        ("draw", 1, 0, 1)
+    );
 }
 
 /// Over the master games every repetition is counted once, and the
@@ -926,6 +943,10 @@ fn a_survey_of_the_master_games_counts_every_repetition_once() {
     let files = qili::cli::compare::load_games(&["data/games".into()]).unwrap();
     let s = qili::judge::survey::survey(&book, &files, true);
     assert_eq!(s.games, 2516);
+    // 115 records repeat an earlier one's moves: 89 games the two masters
+    // played each other are in both collections, 26 repeat within one
+    // (counted apart from qili, by comparing the records' movetext).
+    assert_eq!(s.duplicates.len(), 115);
     let o = &s.outcomes;
     assert_eq!(
         o.draw + o.red_must_change + o.black_must_change,

@@ -397,6 +397,12 @@ pub fn games_text(d: &GamesDiff, zh: bool, md: bool) -> String {
         out.push_str(&format!("not judged {id}: {why}\n"));
     }
     let bold = if md { "**" } else { "" };
+    if d.duplicates > 0 {
+        out.push_str(&format!(
+            "{} records repeat an earlier one and are passed over\n",
+            d.duplicates
+        ));
+    }
     out.push_str(&format!(
         "{bold}{} of {} repetitions in {} games change ({} outcomes){bold}\n",
         d.changed.len(),

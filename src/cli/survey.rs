@@ -9,7 +9,8 @@ use miette::Result;
 use super::compare::{load_games, TableFormat};
 use super::emit;
 use super::judge::Lang;
-use crate::judge::survey::{survey, Survey};
+use crate::board::Color;
+use crate::judge::survey::{survey, LeftBy, Survey};
 use crate::judge::Rulebook;
 use crate::lang::fmt::width;
 
@@ -130,8 +131,12 @@ pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
     } else {
         format!("survey: {} — {}\n", s.rules.id, s.rules.title)
     };
+    let copies = match s.duplicates.len() {
+        0 => String::new(),
+        n => format!(" ({n} repeat an earlier record and are passed over)"),
+    };
     out.push_str(&format!(
-        "{} games, {} repetitions (each ruled once, on its last cycle)\n\n",
+        "{} games{copies}, {} repetitions (each ruled once, on its last cycle)\n\n",
         s.games, s.repetitions
     ));
     let o = &s.outcomes;
@@ -199,6 +204,42 @@ pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
             s.patterns.len() - shown
         ));
     }
+    out.push_str(&heading("who left the repetition in the game"));
+    let rows: Vec<Vec<String>> = s
+        .left
+        .iter()
+        .map(|l| {
+            vec![
+                l.outcome.to_string(),
+                l.red.to_string(),
+                l.black.to_string(),
+                l.ended.to_string(),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &["outcome", "red", "black", "record ends"],
+        &rows,
+        &[false, true, true, true],
+        md,
+    ));
+    let named = |l: &&LeftBy| l.outcome != "draw";
+    let obeyed: usize = s
+        .left
+        .iter()
+        .filter(named)
+        .map(|l| match l.outcome {
+            "red_must_change" => l.red,
+            _ => l.black,
+        })
+        .sum();
+    let went_on: usize = s.left.iter().filter(named).map(|l| l.red + l.black).sum();
+    if went_on > 0 {
+        out.push_str(&format!(
+            "where the rulebook names a side and the game went on, that side left the repetition in {obeyed} of {went_on} ({})\n\n",
+            share(obeyed, went_on)
+        ));
+    }
     if all {
         out.push_str(&heading("repetitions"));
         let rows: Vec<Vec<String>> = s
@@ -211,14 +252,28 @@ pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
                     r.red.clone(),
                     r.black.clone(),
                     r.outcome.to_string(),
+                    r.left_by
+                        .map_or("—", |c| match c {
+                            Color::Red => "red",
+                            Color::Black => "black",
+                        })
+                        .to_string(),
                     r.title.clone(),
                 ]
             })
             .collect();
         out.push_str(&table(
-            &["repetition", "natures", "red", "black", "outcome", "game"],
+            &[
+                "repetition",
+                "natures",
+                "red",
+                "black",
+                "outcome",
+                "left by",
+                "game",
+            ],
             &rows,
-            &[false; 6],
+            &[false; 7],
             md,
         ));
     }

@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::case::Case;
 use super::program::{Node, Op, Prim, Program};
 use super::report::{outcome_id, reasons, wording};
-use super::survey::{cut_records, found_repetitions};
+use super::survey::{cut_records, distinct_games, found_repetitions};
 use super::{judge_cycle, Cycle, Options, Rulebook, Ruling};
 use crate::board::to_fen;
 use crate::lang::diff::{diff, Change};
@@ -434,8 +434,11 @@ pub fn corpus_diff(
 pub struct GamesDiff {
     pub left: String,
     pub right: String,
-    /// Games read.
+    /// Game records read.
     pub games: usize,
+    /// Records passed over as copies of an earlier one (see
+    /// [`super::survey::distinct_games`]).
+    pub duplicates: usize,
     /// Repetitions ruled under both rulebooks (see
     /// [`super::survey::found_repetitions`]).
     pub repetitions: usize,
@@ -490,6 +493,7 @@ pub fn games_diff(
         left: d.left,
         right: d.right,
         games: files.iter().map(|f| f.games.len()).sum(),
+        duplicates: distinct_games(files).duplicates.len(),
         repetitions: d.cases,
         cut: cut_records(files),
         unjudged: d.unjudged,

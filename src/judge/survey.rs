@@ -3,15 +3,15 @@
 //! repeats, with which patterns, and what the rulebook makes of them.
 //! (`diff --games` rules the same repetitions under two rulebooks.)
 
-use std::collections::HashMap;
+use std::collections::hash_map::{Entry, HashMap};
 
 use serde::Serialize;
 
 use super::cycle::{repetitions, Repetition};
 use super::report::outcome_id;
 use super::{judge_cycle, Options, Rulebook};
-use crate::board::{to_fen, Color};
-use crate::notation::pgn::GameFile;
+use crate::board::{to_fen, Color, Move};
+use crate::notation::pgn::{Game, GameFile};
 
 /// A repetition found in a game, with the names a report gives it.
 #[derive(Clone, Debug)]
@@ -25,26 +25,60 @@ pub struct Found {
     /// `<path>:<line>, game <n>`.
     pub source: String,
     pub repetition: Repetition,
+    /// The side whose move left the repetition in the game (the first
+    /// move to a position not seen before), or `None` where the record
+    /// ends with it.
+    pub left_by: Option<Color>,
 }
 
-/// Every repetition of `files`' games, in file and game order.
+/// Every repetition of `files`' games, in file and game order; a record
+/// that repeats an earlier one (the same start and moves: a game between
+/// two players whose collections are both read) is passed over.
 pub fn found_repetitions(files: &[GameFile]) -> Vec<Found> {
     let mut out = Vec::new();
-    for f in files {
-        for g in &f.games {
-            for r in repetitions(&g.start, &g.moves) {
-                let from = r.cycle.offset / 2 + 1;
-                let to = (r.last_return - 1) / 2 + 1;
-                out.push(Found {
-                    id: format!("{}#{}@{to}", f.stem, g.number),
-                    title: format!("{}, moves {from}–{to}", g.label()),
-                    source: where_is(f, g.line, g.number),
-                    repetition: r,
-                });
-            }
+    for (f, g) in distinct_games(files).games {
+        for r in repetitions(&g.start, &g.moves) {
+            let from = r.cycle.offset / 2 + 1;
+            let to = (r.last_return - 1) / 2 + 1;
+            out.push(Found {
+                id: format!("{}#{}@{to}", f.stem, g.number),
+                title: format!("{}, moves {from}–{to}", g.label()),
+                source: where_is(f, g.line, g.number),
+                left_by: (g.moves.len() > r.last_return).then(|| r.cycle.start.side_to_move()),
+                repetition: r,
+            });
         }
     }
     out
+}
+
+/// The games of a set of files, each once.
+pub struct Distinct<'f> {
+    /// Each game with its file, in file and game order.
+    pub games: Vec<(&'f GameFile, &'f Game)>,
+    /// The records left out: where each is, and where its first copy is.
+    pub duplicates: Vec<(String, String)>,
+}
+
+/// The games of `files` with the records that repeat an earlier one (the
+/// same start and moves) left out.
+pub fn distinct_games(files: &[GameFile]) -> Distinct<'_> {
+    let mut first: HashMap<(String, &[Move]), String> = HashMap::new();
+    let mut games = Vec::new();
+    let mut duplicates = Vec::new();
+    for f in files {
+        for g in &f.games {
+            let at = where_is(f, g.line, g.number);
+            match first.entry((to_fen(&g.start), g.moves.as_slice())) {
+                Entry::Occupied(e) => duplicates.push((at, e.get().clone())),
+                Entry::Vacant(e) => {
+                    e.insert(at);
+                    games.push((f, g));
+                }
+            }
+        }
+    }
+    Distinct { games, duplicates }
 }
 
 /// The records read only in part: where, and why.
@@ -68,8 +102,11 @@ fn where_is(f: &GameFile, line: usize, number: usize) -> String {
 #[derive(Clone, Debug, Serialize)]
 pub struct Survey {
     pub rules: SurveyRules,
-    /// Games read.
+    /// Game records read.
     pub games: usize,
+    /// Records passed over as copies of an earlier one: where each is, and
+    /// where the first copy is.
+    pub duplicates: Vec<(String, String)>,
     /// Repetitions ruled.
     pub repetitions: usize,
     pub outcomes: OutcomeCounts,
@@ -79,6 +116,10 @@ pub struct Survey {
     /// Each pair of side summaries with the outcome it got, most common
     /// first.
     pub patterns: Vec<Pattern>,
+    /// For each outcome, who left the repetition in the game: a check of
+    /// the rulebook against what the players did (who played under the
+    /// rules of their day, and may change when they need not).
+    pub left: Vec<LeftBy>,
     /// Records read only in part: where, and why.
     pub cut: Vec<(String, String)>,
     /// Every repetition's ruling, in file and game order.
@@ -113,6 +154,17 @@ pub struct Pattern {
     pub count: usize,
 }
 
+/// How the repetitions with one outcome ended in the games.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct LeftBy {
+    pub outcome: &'static str,
+    /// Red's move left the repetition.
+    pub red: usize,
+    pub black: usize,
+    /// The record ends with the repetition.
+    pub ended: usize,
+}
+
 /// One repetition's ruling, in brief.
 #[derive(Clone, Debug, Serialize)]
 pub struct Surveyed {
@@ -129,6 +181,9 @@ pub struct Surveyed {
     pub red: String,
     pub black: String,
     pub outcome: &'static str,
+    /// Who left the repetition in the game (`red`, `black`), or `null`
+    /// where the record ends with it.
+    pub left_by: Option<Color>,
 }
 
 /// Rules every repetition of `files` under `book`; side summaries in
@@ -139,6 +194,13 @@ pub fn survey(book: &Rulebook, files: &[GameFile], zh: bool) -> Survey {
     let mut by_nature = vec![0usize; prog.natures.len()];
     let mut patterns: HashMap<(String, String, &'static str), usize> = HashMap::new();
     let mut rulings = Vec::new();
+    let mut left: Vec<LeftBy> = ["draw", "red_must_change", "black_must_change"]
+        .into_iter()
+        .map(|outcome| LeftBy {
+            outcome,
+            ..LeftBy::default()
+        })
+        .collect();
     for found in found_repetitions(files) {
         let r = judge_cycle(book, found.repetition.cycle.clone(), Options::default());
         let outcome = outcome_id(r.outcome);
@@ -150,6 +212,13 @@ pub fn survey(book: &Rulebook, files: &[GameFile], zh: bool) -> Survey {
         for m in &r.moves {
             if let Some(n) = by_nature.get_mut(m.heaviest) {
                 *n += 1;
+            }
+        }
+        if let Some(row) = left.iter_mut().find(|l| l.outcome == outcome) {
+            match found.left_by {
+                Some(Color::Red) => row.red += 1,
+                Some(Color::Black) => row.black += 1,
+                None => row.ended += 1,
             }
         }
         let summary = |c: Color| r.sides[c.index()].summary.get(zh).to_string();
@@ -171,6 +240,7 @@ pub fn survey(book: &Rulebook, files: &[GameFile], zh: bool) -> Survey {
             red,
             black,
             outcome,
+            left_by: found.left_by,
         });
     }
     let mut patterns: Vec<Pattern> = patterns
@@ -196,6 +266,7 @@ pub fn survey(book: &Rulebook, files: &[GameFile], zh: bool) -> Survey {
             },
         },
         games: files.iter().map(|f| f.games.len()).sum(),
+        duplicates: distinct_games(files).duplicates,
         repetitions: rulings.len(),
         outcomes,
         natures: prog
@@ -208,6 +279,7 @@ pub fn survey(book: &Rulebook, files: &[GameFile], zh: bool) -> Survey {
             })
             .collect(),
         patterns,
+        left,
         cut: cut_records(files),
         rulings,
     }
