@@ -275,6 +275,30 @@ fn a_survey_is_reported_in_text_and_json() {
     assert_eq!(v["rulings"][0]["natures"][1], "兑");
     let missing = qili(&["survey", "no/such/games"]);
     assert!(!missing.status.success());
+    // Several rulebooks: a line each, and a JSON array in their order.
+    let two = qili(&["survey", "tests/data/games", "--rules", "1999,2011"]);
+    let out = stdout(&two);
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("  19") || l.starts_with("  20"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("  1999 ") && lines[1].starts_with("  2011 "),
+        "{out}"
+    );
+    let json = qili(&[
+        "survey",
+        "tests/data/games",
+        "--rules",
+        "1999,2011",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(v[0]["rules"]["id"], "1999");
+    assert_eq!(v[1]["rules"]["id"], "2011");
+    assert_eq!(v[1]["repetitions"], 2);
 }
 
 #[test]

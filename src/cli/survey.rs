@@ -20,9 +20,10 @@ pub struct SurveyArgs {
     /// bundled master games).
     #[arg(default_value = "data/games")]
     pub games: Vec<PathBuf>,
-    /// The rulebook: an edition id from the rules folder, or a path.
-    #[arg(long, default_value = "2011")]
-    pub rules: String,
+    /// The rulebook: an edition id from the rules folder, or a path; several,
+    /// comma-separated, give one line each side by side (and a JSON array).
+    #[arg(long, value_delimiter = ',', default_value = "2011")]
+    pub rules: Vec<String>,
     #[arg(long, default_value = "rules")]
     pub rules_dir: PathBuf,
     /// Every pattern, and a line per repetition (by default the 20 most
@@ -39,20 +40,92 @@ pub struct SurveyArgs {
 const PATTERNS_SHOWN: usize = 20;
 
 pub fn run_survey(args: &SurveyArgs, out: &mut dyn std::io::Write) -> Result<()> {
-    let book = Rulebook::from_folder(&args.rules, &args.rules_dir)?;
+    let books = args
+        .rules
+        .iter()
+        .map(|r| Rulebook::from_folder(r, &args.rules_dir))
+        .collect::<Result<Vec<_>>>()?;
     let files = load_games(&args.games)?;
-    let s = survey(&book, &files, args.lang == Lang::Zh);
-    let text = match args.format {
-        TableFormat::Json => {
-            let mut j = serde_json::to_string_pretty(&s)
-                .map_err(|e| miette::miette!(code = "qili::io", "cannot write JSON: {e}"))?;
-            j.push('\n');
-            j
-        }
-        TableFormat::Text => survey_text(&s, args.all, false),
-        TableFormat::Md => survey_text(&s, args.all, true),
+    let zh = args.lang == Lang::Zh;
+    let surveys: Vec<Survey> = books.iter().map(|b| survey(b, &files, zh)).collect();
+    let md = args.format == TableFormat::Md;
+    let text = match (args.format, surveys.as_slice()) {
+        (TableFormat::Json, [one]) => json(one)?,
+        (TableFormat::Json, many) => json(&many)?,
+        (_, [one]) => survey_text(one, args.all, md),
+        (_, many) => surveys_text(many, md),
     };
     emit(out, &text)
+}
+
+fn json<T: serde::Serialize + ?Sized>(v: &T) -> Result<String> {
+    let mut j = serde_json::to_string_pretty(v)
+        .map_err(|e| miette::miette!(code = "qili::io", "cannot write JSON: {e}"))?;
+    j.push('\n');
+    Ok(j)
+}
+
+/// Where the rulebook names a side and the game went on: how often that
+/// side left the repetition, and of how many.
+fn named_side_left(s: &Survey) -> (usize, usize) {
+    let named = |l: &&LeftBy| l.outcome != "draw";
+    let obeyed = s
+        .left
+        .iter()
+        .filter(named)
+        .map(|l| match l.outcome {
+            "red_must_change" => l.red,
+            _ => l.black,
+        })
+        .sum();
+    let went_on = s.left.iter().filter(named).map(|l| l.red + l.black).sum();
+    (obeyed, went_on)
+}
+
+/// Several rulebooks over the same games: a line each.
+pub fn surveys_text(all: &[Survey], md: bool) -> String {
+    let Some(first) = all.first() else {
+        return String::new();
+    };
+    let mut out = if md {
+        "## survey\n\n".to_string()
+    } else {
+        "survey\n".to_string()
+    };
+    out.push_str(&format!(
+        "{} games ({} repeat an earlier record and are passed over), {} repetitions\n\n",
+        first.games,
+        first.duplicates.len(),
+        first.repetitions
+    ));
+    let rows: Vec<Vec<String>> = all
+        .iter()
+        .map(|s| {
+            let (obeyed, went_on) = named_side_left(s);
+            vec![
+                s.rules.id.clone(),
+                s.outcomes.draw.to_string(),
+                s.outcomes.red_must_change.to_string(),
+                s.outcomes.black_must_change.to_string(),
+                format!("{obeyed} of {went_on}"),
+                share(obeyed, went_on),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &[
+            "rules",
+            "draw",
+            "red_must_change",
+            "black_must_change",
+            "named side left",
+            "share",
+        ],
+        &rows,
+        &[false, true, true, true, true, true],
+        md,
+    ));
+    out
 }
 
 /// `part` of `whole` as a percentage with one decimal.
@@ -223,17 +296,7 @@ pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
         &[false, true, true, true],
         md,
     ));
-    let named = |l: &&LeftBy| l.outcome != "draw";
-    let obeyed: usize = s
-        .left
-        .iter()
-        .filter(named)
-        .map(|l| match l.outcome {
-            "red_must_change" => l.red,
-            _ => l.black,
-        })
-        .sum();
-    let went_on: usize = s.left.iter().filter(named).map(|l| l.red + l.black).sum();
+    let (obeyed, went_on) = named_side_left(s);
     if went_on > 0 {
         out.push_str(&format!(
             "where the rulebook names a side and the game went on, that side left the repetition in {obeyed} of {went_on} ({})\n\n",
