@@ -3,7 +3,9 @@
 //!
 //! `cargo bench --bench judge` · single thread · inputs: every repetition
 //! cycle of 4 to 8 plies in the bundled master games
-//! (`data/games/wukong-xqdb`, 2,516 games) and the case corpus (`cases/`).
+//! (`data/games/wukong-xqdb`, 2,516 games) and the case corpus (`cases/`);
+//! and `qili survey`'s work over the same games (each repetition of the
+//! distinct games ruled once, any length).
 //!
 //! Before the criterion groups run, each cycle is ruled on its own (best of
 //! 5) and the distribution is printed: `game cycles: N, median X µs, p99 Y
@@ -21,8 +23,9 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use qili::judge::case::Case;
 use qili::judge::cycle::recurrences;
+use qili::judge::survey::{found_repetitions, survey};
 use qili::judge::{judge_cycle, Cycle, Options, Rulebook};
-use qili::notation::pgn::read_games;
+use qili::notation::pgn::{read_games, GameFile};
 
 const GAMES: [&str; 2] = [
     include_str!("../data/games/wukong-xqdb/Hu_Ronghua_1391_UCI_games.pgn"),
@@ -131,6 +134,21 @@ fn bench_judge(c: &mut Criterion) {
             })
         });
     }
+    // `qili survey`'s work: every repetition of the distinct games found
+    // and ruled once (1,057 rulings), the records already read.
+    let files: Vec<GameFile> = GAMES
+        .iter()
+        .enumerate()
+        .map(|(i, text)| GameFile {
+            stem: format!("games{i}"),
+            path: String::new(),
+            games: read_games(text),
+        })
+        .collect();
+    g.throughput(Throughput::Elements(found_repetitions(&files).len() as u64));
+    g.bench_function("2011/survey of the game records", |b| {
+        b.iter(|| black_box(survey(&book, &files, true)))
+    });
     g.finish();
 }
 

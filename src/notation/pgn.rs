@@ -6,7 +6,8 @@
 //! be in any notation qili reads (ICCS in the bundled games, WXF or
 //! Chinese elsewhere), with move numbers. What PGN adds around the moves is
 //! blanked out before reading: `{…}` and `;` comments, `(…)` variations,
-//! `$n` annotations and the result (`1-0`, `0-1`, `1/2-1/2`, `*`). A record
+//! `$n` annotations, `!` and `?` after a move, and the result (`1-0`,
+//! `0-1`, `1/2-1/2`, `*`). A record
 //! whose moves stop being legal is kept up to the last legal move, with the
 //! reason it was cut: a survey of thousands of games should not lose a game
 //! to one mistyped move, nor hide that it was cut.
@@ -229,8 +230,8 @@ fn is_numbered(chars: &[char]) -> bool {
     digits > 0 && chars.get(1 + digits) == Some(&')')
 }
 
-/// The line with results (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`) and numeric
-/// annotations (`$12`) blanked.
+/// The line with results (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`), numeric
+/// annotations (`$12`) and the `!`/`?` after moves blanked.
 fn blank_tokens(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
@@ -244,10 +245,13 @@ fn blank_tokens(line: &str) -> String {
             || (token.len() > 1
                 && token.starts_with('$')
                 && token[1..].bytes().all(|b| b.is_ascii_digit()));
+        // A move's `!`, `?`, `!?` … judge it; they are not part of it.
+        let judged = token.trim_end_matches(['!', '?']);
         if drop {
             out.extend(std::iter::repeat_n(' ', token.len()));
         } else {
-            out.push_str(token);
+            out.push_str(judged);
+            out.extend(std::iter::repeat_n(' ', token.len() - judged.len()));
         }
         rest = &rest[end..];
     }
@@ -304,7 +308,7 @@ mod tests {
     #[test]
     fn comments_variations_annotations_and_results_are_not_moves() {
         let text = "1. 炮二平五 {the usual} 马8进7 (1... 炮8平5 2. 马二进三) $1\n\
-                    2. 马二进三 ; a comment 车9平8\n{over\ntwo lines} 车9平8 (3) 车一平二 0-1";
+                    2. 马二进三!? ; a comment 车9平8\n{over\ntwo lines} 车9平8? (3) 车一平二 0-1";
         let games = read_games(text);
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].label(), "game 1");
