@@ -275,6 +275,10 @@ fn a_survey_is_reported_in_text_and_json() {
     assert_eq!(v["rulings"][0]["natures"][1], "兑");
     let missing = qili(&["survey", "no/such/games"]);
     assert!(!missing.status.success());
+    // A folder with no `.pgn` file in it is an error, not an empty survey.
+    let none = qili(&["survey", "tests/data/lang"]);
+    assert!(!none.status.success());
+    assert!(String::from_utf8_lossy(&none.stderr).contains("qili::games::none"));
     // Several rulebooks: a line each, and a JSON array in their order.
     let two = qili(&["survey", "tests/data/games", "--rules", "1999,2011"]);
     let out = stdout(&two);

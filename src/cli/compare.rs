@@ -361,6 +361,15 @@ pub fn load_games(paths: &[PathBuf]) -> Result<Vec<GameFile>> {
             p.display()
         )
     })?;
+    if files.is_empty() {
+        let named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(miette!(
+            code = "qili::games::none",
+            help = "a folder is searched for `.pgn` files, its subfolders too; name other files one by one",
+            "no game records under {}",
+            named.join(", ")
+        ));
+    }
     files
         .iter()
         .map(|f| {
