@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::cycle::{repetitions, Repetition};
 use super::report::outcome_id;
-use super::{judge_cycle, Options, Rulebook};
+use super::{judge_cycle, Options, Outcome, Rulebook};
 use crate::board::{to_fen, Color, Move};
 use crate::notation::pgn::{Game, GameFile};
 
@@ -194,27 +194,33 @@ pub fn survey(book: &Rulebook, files: &[GameFile], zh: bool) -> Survey {
     let mut by_nature = vec![0usize; prog.natures.len()];
     let mut patterns: HashMap<(String, String, &'static str), usize> = HashMap::new();
     let mut rulings = Vec::new();
-    let mut left: Vec<LeftBy> = ["draw", "red_must_change", "black_must_change"]
-        .into_iter()
-        .map(|outcome| LeftBy {
-            outcome,
-            ..LeftBy::default()
-        })
-        .collect();
+    // Indexed as `slot` below: draw, red must change, black must change.
+    let mut left: Vec<LeftBy> = [
+        Outcome::Draw,
+        Outcome::MustChange(Color::Red),
+        Outcome::MustChange(Color::Black),
+    ]
+    .into_iter()
+    .map(|o| LeftBy {
+        outcome: outcome_id(o),
+        ..LeftBy::default()
+    })
+    .collect();
     for found in found_repetitions(files) {
         let r = judge_cycle(book, found.repetition.cycle.clone(), Options::default());
         let outcome = outcome_id(r.outcome);
-        match outcome {
-            "draw" => outcomes.draw += 1,
-            "red_must_change" => outcomes.red_must_change += 1,
-            _ => outcomes.black_must_change += 1,
-        }
+        let (count, slot) = match r.outcome {
+            Outcome::Draw => (&mut outcomes.draw, 0),
+            Outcome::MustChange(Color::Red) => (&mut outcomes.red_must_change, 1),
+            Outcome::MustChange(Color::Black) => (&mut outcomes.black_must_change, 2),
+        };
+        *count += 1;
         for m in &r.moves {
             if let Some(n) = by_nature.get_mut(m.heaviest) {
                 *n += 1;
             }
         }
-        if let Some(row) = left.iter_mut().find(|l| l.outcome == outcome) {
+        if let Some(row) = left.get_mut(slot) {
             match found.left_by {
                 Some(Color::Red) => row.red += 1,
                 Some(Color::Black) => row.black += 1,
