@@ -239,6 +239,52 @@ fn diff_over_games_is_reported_in_text_and_json() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("qili::games::missing"));
 }
 
+/// `qili judge --pgn`: a repetition of a game record, named as the survey
+/// names it; a game without one, or a game the file does not hold, is
+/// refused with a coded diagnostic.
+#[test]
+fn judge_a_repetition_of_a_game_record() {
+    let pgn = "tests/data/games/played.pgn";
+    let first = qili(&["judge", "--pgn", pgn, "--format", "json"]);
+    assert!(first.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&first)).unwrap();
+    // S0 L56 图1's cycle, the second time round: the article's natures.
+    let natures: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["nature"].as_str().unwrap())
+        .collect();
+    assert_eq!(natures, ["闲", "兑", "将", "闲"]);
+    assert_eq!(v["outcome"], "draw");
+    let text = stdout(&qili(&["judge", "--pgn", pgn, "--game", "2", "--at", "2"]));
+    assert!(
+        text.starts_with("played#2@2 — Horses out and back"),
+        "{text}"
+    );
+    let refused = |args: &[&str], code: &str| {
+        let o = qili(args);
+        assert!(!o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(err.contains(code), "{err}");
+        err
+    };
+    let err = refused(
+        &["judge", "--pgn", pgn, "--game", "3"],
+        "qili::games::no_repetition",
+    );
+    assert!(err.contains("read only up to"), "{err}");
+    let err = refused(
+        &["judge", "--pgn", pgn, "--game", "2", "--at", "1"],
+        "qili::games::no_repetition",
+    );
+    assert!(err.contains("end at moves 2"), "{err}");
+    refused(
+        &["judge", "--pgn", pgn, "--game", "9"],
+        "qili::games::no_game",
+    );
+}
+
 /// `qili survey`: the text ends with the counts; the JSON keeps its keys.
 #[test]
 fn a_survey_is_reported_in_text_and_json() {

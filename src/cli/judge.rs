@@ -12,6 +12,7 @@ use crate::board::START_FEN;
 use crate::judge::case::{compare, Case};
 use crate::judge::profile::Profile;
 use crate::judge::report::{to_json, to_text};
+use crate::judge::survey::{game_repetitions, Found};
 use crate::judge::{judge_cycle, last_cycle, Options, Rulebook};
 use crate::notation::parse_line;
 
@@ -34,11 +35,23 @@ pub struct JudgeArgs {
     #[arg(long, default_value = START_FEN)]
     pub fen: String,
     /// The cycle, or a line ending in one, in any notation.
-    #[arg(long, required_unless_present = "case")]
+    #[arg(long, required_unless_present_any = ["case", "pgn"])]
     pub moves: Option<String>,
     /// Judge a case file of the corpus instead (its FEN and moves).
     #[arg(long, conflicts_with_all = ["moves"])]
     pub case: Option<PathBuf>,
+    /// Judge a repetition of a game record instead: a PGN file (see `--game`
+    /// and `--at`).
+    #[arg(long, conflicts_with_all = ["moves", "case"])]
+    pub pgn: Option<PathBuf>,
+    /// With `--pgn`: which game of the file, from 1 (default 1).
+    #[arg(long, requires = "pgn", conflicts_with_all = ["moves", "case"])]
+    pub game: Option<usize>,
+    /// With `--pgn`: the repetition whose position came back the last time
+    /// at this move, as `qili survey` names it (`…#<game>@<move>`); by
+    /// default the game's last repetition.
+    #[arg(long, requires = "pgn", conflicts_with_all = ["moves", "case"])]
+    pub at: Option<usize>,
     /// Print the whole trace: every nature and clause, held or not, and the verdict's cases.
     #[arg(long)]
     pub explain: bool,
@@ -56,21 +69,29 @@ pub struct JudgeArgs {
 const PROFILE_ROWS: usize = 20;
 
 pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
-    let (fen, moves, case) = match &args.case {
-        Some(path) => {
-            let case = Case::load(path).map_err(miette::Report::new)?;
-            (case.fen.clone(), case.moves.clone(), Some(case))
-        }
-        None => (
-            args.fen.clone(),
-            args.moves.clone().unwrap_or_default(),
-            None,
-        ),
-    };
     let book = Rulebook::from_folder(&args.rules, &args.rules_dir)?;
-    let start = position_arg(&fen)?;
-    let line = parse_line(&start, &moves).map_err(miette::Report::new)?;
-    let cycle = last_cycle(&start, &line, &moves).map_err(miette::Report::new)?;
+    let (cycle, case, header) = match (&args.case, &args.pgn) {
+        (Some(path), _) => {
+            let case = Case::load(path).map_err(miette::Report::new)?;
+            let start = position_arg(&case.fen)?;
+            let line = parse_line(&start, &case.moves).map_err(miette::Report::new)?;
+            let cycle = last_cycle(&start, &line, &case.moves).map_err(miette::Report::new)?;
+            let header = format!("{} — {}\n{}\n\n", case.id, case.title, case.source);
+            (cycle, Some(case), Some(header))
+        }
+        (None, Some(path)) => {
+            let found = game_repetition(path, args.game.unwrap_or(1), args.at)?;
+            let header = format!("{} — {}\n{}\n\n", found.id, found.title, found.source);
+            (found.repetition.cycle, None, Some(header))
+        }
+        (None, None) => {
+            let moves = args.moves.clone().unwrap_or_default();
+            let start = position_arg(&args.fen)?;
+            let line = parse_line(&start, &moves).map_err(miette::Report::new)?;
+            let cycle = last_cycle(&start, &line, &moves).map_err(miette::Report::new)?;
+            (cycle, None, None)
+        }
+    };
     let ruling = judge_cycle(
         &book,
         cycle,
@@ -88,11 +109,8 @@ pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
             emit(out, &format!("{json}\n"))?;
         }
         Format::Text => {
-            if let Some(case) = &case {
-                emit(
-                    out,
-                    &format!("{} — {}\n{}\n\n", case.id, case.title, case.source),
-                )?;
+            if let Some(header) = &header {
+                emit(out, header)?;
             }
             emit(out, &to_text(&book, &ruling, zh, args.explain))?;
             if let Some(case) = &case {
@@ -126,6 +144,54 @@ pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Game `game` (from 1) of the PGN file at `path`, and its repetition
+/// that ends at move `at` (by default its last).
+fn game_repetition(path: &Path, game: usize, at: Option<usize>) -> Result<Found> {
+    let files = super::compare::load_games(&[path.to_path_buf()])?;
+    let Some(file) = files.first() else {
+        return Err(miette!(
+            code = "qili::games::none",
+            "no game records in {}",
+            path.display()
+        ));
+    };
+    let Some(g) = file.games.iter().find(|g| g.number == game) else {
+        return Err(miette!(
+            code = "qili::games::no_game",
+            help = format!("the games are numbered 1 to {}", file.games.len()),
+            "{} holds {} games: there is no game {game}",
+            path.display(),
+            file.games.len()
+        ));
+    };
+    let mut found = game_repetitions(file, g);
+    let ends: Vec<String> = found.iter().map(|f| f.at.to_string()).collect();
+    let picked = match at {
+        Some(m) => found.iter().position(|f| f.at == m),
+        None => found.len().checked_sub(1),
+    };
+    match picked {
+        Some(i) => Ok(found.swap_remove(i)),
+        None if ends.is_empty() => Err(miette!(
+            code = "qili::games::no_repetition",
+            help = g.cut.as_ref().map_or_else(
+                || "a repetition is a position that stands again, the same side to move"
+                    .to_string(),
+                |why| format!("the record was read only up to {why}")
+            ),
+            "game {game} of {} ({}) has no repetition: no position stands twice",
+            path.display(),
+            g.label()
+        )),
+        None => Err(miette!(
+            code = "qili::games::no_repetition",
+            help = format!("its repetitions end at moves {}", ends.join(", ")),
+            "no repetition of game {game} ends at move {}",
+            at.unwrap_or_default()
+        )),
+    }
 }
 
 #[derive(Debug, Args)]

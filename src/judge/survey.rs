@@ -24,6 +24,8 @@ pub struct Found {
     pub title: String,
     /// `<path>:<line>, game <n>`.
     pub source: String,
+    /// The move named in `id`.
+    pub at: usize,
     pub repetition: Repetition,
     /// The side whose move left the repetition in the game (the first
     /// move to a position not seen before), or `None` where the record
@@ -35,21 +37,30 @@ pub struct Found {
 /// that repeats an earlier one (the same start and moves: a game between
 /// two players whose collections are both read) is passed over.
 pub fn found_repetitions(files: &[GameFile]) -> Vec<Found> {
-    let mut out = Vec::new();
-    for (f, g) in distinct_games(files).games {
-        for r in repetitions(&g.start, &g.moves) {
+    distinct_games(files)
+        .games
+        .into_iter()
+        .flat_map(|(f, g)| game_repetitions(f, g))
+        .collect()
+}
+
+/// The repetitions of one game of `f`, in order.
+pub fn game_repetitions(f: &GameFile, g: &Game) -> Vec<Found> {
+    repetitions(&g.start, &g.moves)
+        .into_iter()
+        .map(|r| {
             let from = r.cycle.offset / 2 + 1;
             let to = (r.last_return - 1) / 2 + 1;
-            out.push(Found {
+            Found {
                 id: format!("{}#{}@{to}", f.stem, g.number),
                 title: format!("{}, moves {from}–{to}", g.label()),
                 source: where_is(f, g.line, g.number),
                 left_by: (g.moves.len() > r.last_return).then(|| r.cycle.start.side_to_move()),
+                at: to,
                 repetition: r,
-            });
-        }
-    }
-    out
+            }
+        })
+        .collect()
 }
 
 /// The games of a set of files, each once.
