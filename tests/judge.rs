@@ -973,4 +973,17 @@ fn a_survey_of_the_master_games_counts_every_repetition_once() {
         }
     }
     assert!(s.patterns.iter().any(|p| p.red == "长将"));
+    // Who left: the table agrees with the rulings one by one.
+    for row in &s.left {
+        let of = |side: Option<Color>| {
+            s.rulings
+                .iter()
+                .filter(|r| r.outcome == row.outcome && r.left_by == side)
+                .count()
+        };
+        assert_eq!(
+            (row.red, row.black, row.ended),
+            (of(Some(Color::Red)), of(Some(Color::Black)), of(None))
+        );
+    }
 }

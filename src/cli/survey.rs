@@ -303,6 +303,37 @@ pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
             share(obeyed, went_on)
         ));
     }
+    // The repetitions a referee would look at first: the rulebook names a
+    // side, and the other one left.
+    let against: Vec<Vec<String>> = s
+        .rulings
+        .iter()
+        .filter(|r| match (r.outcome, r.left_by) {
+            ("red_must_change", Some(Color::Black)) => true,
+            ("black_must_change", Some(Color::Red)) => true,
+            _ => false,
+        })
+        .map(|r| {
+            vec![
+                r.id.clone(),
+                r.natures.join(" "),
+                r.red.clone(),
+                r.black.clone(),
+                r.outcome.to_string(),
+            ]
+        })
+        .collect();
+    if !against.is_empty() {
+        out.push_str(&heading(
+            "where the other side left (worth a referee's look)",
+        ));
+        out.push_str(&table(
+            &["repetition", "natures", "red", "black", "outcome"],
+            &against,
+            &[false; 5],
+            md,
+        ));
+    }
     if all {
         out.push_str(&heading("repetitions"));
         let rows: Vec<Vec<String>> = s
