@@ -308,10 +308,11 @@ pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
     let against: Vec<Vec<String>> = s
         .rulings
         .iter()
-        .filter(|r| match (r.outcome, r.left_by) {
-            ("red_must_change", Some(Color::Black)) => true,
-            ("black_must_change", Some(Color::Red)) => true,
-            _ => false,
+        .filter(|r| {
+            matches!(
+                (r.outcome, r.left_by),
+                ("red_must_change", Some(Color::Black)) | ("black_must_change", Some(Color::Red))
+            )
         })
         .map(|r| {
             vec![
