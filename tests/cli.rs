@@ -229,7 +229,13 @@ fn diff_over_games_is_reported_in_text_and_json() {
     assert!(v.get("corpus").is_none());
     let g = &v["games"];
     assert_eq!(g["games"], 4);
-    assert_eq!(g["duplicates"], 1);
+    assert_eq!(
+        g["duplicates"][0],
+        serde_json::json!([
+            "tests/data/games/played.pgn:19, game 4",
+            "tests/data/games/played.pgn:9, game 2"
+        ])
+    );
     assert_eq!(g["repetitions"], 2);
     assert_eq!(g["outcomes_changed"], 1);
     assert_eq!(g["changed"][0]["id"], "played#1@4");

@@ -406,10 +406,10 @@ pub fn games_text(d: &GamesDiff, zh: bool, md: bool) -> String {
         out.push_str(&format!("not judged {id}: {why}\n"));
     }
     let bold = if md { "**" } else { "" };
-    if d.duplicates > 0 {
+    if !d.duplicates.is_empty() {
         out.push_str(&format!(
             "{} records repeat an earlier one and are passed over\n",
-            d.duplicates
+            d.duplicates.len()
         ));
     }
     out.push_str(&format!(

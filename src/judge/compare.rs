@@ -436,9 +436,9 @@ pub struct GamesDiff {
     pub right: String,
     /// Game records read.
     pub games: usize,
-    /// Records passed over as copies of an earlier one (see
-    /// [`super::survey::distinct_games`]).
-    pub duplicates: usize,
+    /// Records passed over as copies of an earlier one: where each is, and
+    /// where the first copy is (see [`super::survey::distinct_games`]).
+    pub duplicates: Vec<(String, String)>,
     /// Repetitions ruled under both rulebooks (see
     /// [`super::survey::found_repetitions`]).
     pub repetitions: usize,
@@ -493,7 +493,7 @@ pub fn games_diff(
         left: d.left,
         right: d.right,
         games: files.iter().map(|f| f.games.len()).sum(),
-        duplicates: distinct_games(files).duplicates.len(),
+        duplicates: distinct_games(files).duplicates,
         repetitions: d.cases,
         cut: cut_records(files),
         unjudged: d.unjudged,
