@@ -38,9 +38,10 @@ fn moveish() -> impl Strategy<Value = String> {
     .prop_map(|cs| cs.into_iter().collect())
 }
 
-/// Text shaped like a PGN file: tag lines, move numbers, ICCS moves that
-/// are often legal from the start (horses and rooks going out and back, so
-/// repetitions occur), comments, variations and results.
+/// Text shaped like a PGN file: tag lines, move numbers, ICCS moves (some
+/// legal from the start), comments, variations and results. Its games are
+/// mostly cut short at once; `shuffling_game` is the one whose positions
+/// come back.
 fn pgnish() -> impl Strategy<Value = String> {
     proptest::collection::vec(
         proptest::sample::select(vec![
@@ -82,6 +83,41 @@ fn pgnish() -> impl Strategy<Value = String> {
         0..60,
     )
     .prop_map(|parts| parts.concat())
+}
+
+/// A game in which every move takes a horse or a rook out from the start or
+/// back (each side's two pieces never meet), so positions come back often;
+/// written with PGN's extras between the moves. The moves the reader must
+/// find, and the text.
+fn shuffling_game() -> impl Strategy<Value = (Vec<&'static str>, String)> {
+    proptest::collection::vec((any::<bool>(), 0usize..6), 0..40).prop_map(|plies| {
+        // Out or home: red horse, red rook, black horse, black rook.
+        let mut out = [false; 4];
+        let mut moves = Vec::new();
+        let mut text = String::from("[Event \"shuffle\"]\n\n");
+        for (k, (rook, extra)) in plies.into_iter().enumerate() {
+            let i = (k % 2) * 2 + usize::from(rook);
+            let m = match (i, out[i]) {
+                (0, false) => "h0g2",
+                (0, true) => "g2h0",
+                (1, false) => "a0a1",
+                (1, true) => "a1a0",
+                (2, false) => "h9g7",
+                (2, true) => "g7h9",
+                (_, false) => "a9a8",
+                (_, true) => "a8a9",
+            };
+            out[i] = !out[i];
+            if k % 2 == 0 {
+                text.push_str(&format!("{}. ", k / 2 + 1));
+            }
+            text.push_str(m);
+            text.push_str([" ", "! ", " {c} ", " $1 ", "\n", " (1... a9a8) "][extra]);
+            moves.push(m);
+        }
+        text.push_str("1/2-1/2\n");
+        (moves, text)
+    })
 }
 
 proptest! {
@@ -138,6 +174,30 @@ proptest! {
                 }
                 prop_assert_eq!(p.repetition_key(), r.cycle.start.repetition_key());
             }
+        }
+    }
+
+    #[test]
+    fn a_shuffling_game_is_read_whole_and_ruled_on_the_cycles_that_come_back(
+        (moves, text) in shuffling_game()
+    ) {
+        use qili::judge::cycle::{recurrences, repetitions};
+        let games = qili::notation::pgn::read_games(&text);
+        prop_assert_eq!(games.len(), 1);
+        let g = &games[0];
+        prop_assert_eq!(&g.cut, &None);
+        let read: Vec<String> = g.moves.iter().map(|&m| qili::notation::iccs(m)).collect();
+        prop_assert_eq!(read, moves);
+        let runs = repetitions(&g.start, &g.moves);
+        prop_assert_eq!(runs.is_empty(), recurrences(&g.start, &g.moves).is_empty());
+        for r in runs {
+            let judged = qili::judge::last_cycle(&g.start, &g.moves[..r.last_return], "").unwrap();
+            prop_assert_eq!(&judged, &r.cycle);
+            let mut p = r.cycle.start.clone();
+            for &m in &r.cycle.moves {
+                p.make(m);
+            }
+            prop_assert_eq!(p.repetition_key(), r.cycle.start.repetition_key());
         }
     }
 }

@@ -28,8 +28,8 @@ pub struct Found {
     pub at: usize,
     pub repetition: Repetition,
     /// The side whose move left the repetition in the game (the first
-    /// move to a position not seen before), or `None` where the record
-    /// ends with it.
+    /// move to a position not seen before), or `None` where the record, as
+    /// read, ends with it (a record cut short counts as ending there).
     pub left_by: Option<Color>,
 }
 
