@@ -373,6 +373,7 @@ struct Ctx {
     /// point's attackers.
     targets: [Option<u128>; 2],
     best: [Option<Searched>; 2],
+    check_best: [Option<Searched>; 2],
 }
 
 /// The searches and roots asked in the contexts of the current move, by
@@ -384,6 +385,7 @@ struct CtxCaches {
     exchanges: HashMap<(usize, u8, u8, Ask), Searched>,
     mates: HashMap<(usize, Color, i64, bool, bool), Searched>,
     roots: HashMap<(usize, u8), Rc<Roots>>,
+    against: HashMap<(usize, u8, u8), Rc<Vec<Square>>>,
 }
 
 impl CtxCaches {
@@ -391,6 +393,7 @@ impl CtxCaches {
         self.exchanges.clear();
         self.mates.clear();
         self.roots.clear();
+        self.against.clear();
     }
 }
 
@@ -439,6 +442,7 @@ impl Ctx {
             pieces: [None, None],
             targets: [None, None],
             best: [None, None],
+            check_best: [None, None],
         }
     }
 
@@ -1763,18 +1767,21 @@ impl<'p> Evaluator<'p> {
                 en: String::with_capacity(96),
             };
             what.zh.push_str(zh_name);
-            what.zh.push('(');
             what.en.push_str(&code.label.id);
-            what.en.push('(');
-            for (i, a) in values.iter().enumerate() {
-                if i > 0 {
-                    what.zh.push_str(", ");
-                    what.en.push_str(", ");
+            // A definition without parameters is named bare, as it is called.
+            if !values.is_empty() {
+                what.zh.push('(');
+                what.en.push('(');
+                for (i, a) in values.iter().enumerate() {
+                    if i > 0 {
+                        what.zh.push_str(", ");
+                        what.en.push_str(", ");
+                    }
+                    self.show_into(a, ctx, &mut what);
                 }
-                self.show_into(a, ctx, &mut what);
+                what.zh.push(')');
+                what.en.push(')');
             }
-            what.zh.push(')');
-            what.en.push(')');
             let holds = v.holds();
             if holds.is_none() {
                 what.zh.push_str(" = ");
@@ -1890,8 +1897,8 @@ impl<'p> Evaluator<'p> {
         let children = self.close();
         self.reading = outer;
         // A lean trace words a context only where the reasons read it:
-        // where it failed.
-        let worded = !self.lean() || matches!(v, Value::Bool(false));
+        // where it failed, or held with facts found in it.
+        let worded = !self.lean() || matches!(v, Value::Bool(_));
         if self.tracing && !worded {
             self.note_unworded(Step::Context, &v, children);
         } else if self.tracing {
@@ -2316,6 +2323,48 @@ impl<'p> Evaluator<'p> {
                 }
                 Value::Set(set)
             }
+            Prim::RootsAgainst => {
+                let (Some(Value::Piece(id)), Some(Value::Piece(a))) = (v.first(), v.get(1)) else {
+                    return Value::Set(no_members());
+                };
+                let (id, a) = (*id, *a);
+                let c = &self.ctxs[ctx];
+                let (Some(sq), Some(from)) = (c.square(id), c.square(a)) else {
+                    return Value::Set(no_members());
+                };
+                // The roots against this one capture: the capturer leaves its
+                // point (a cannon's screen, a rook's blocker) and lands on p's.
+                let list = self.roots_against(ctx, sq, from);
+                let c = &self.ctxs[ctx];
+                let set: Rc<Vec<Value>> = if list.is_empty() {
+                    no_members()
+                } else {
+                    Rc::new(list.iter().map(|s| Value::Piece(c.id(*s))).collect())
+                };
+                if self.wording() {
+                    let pt = self.piece_text(id, ctx);
+                    let at = self.piece_text(a, ctx);
+                    let names: Vec<Text> = list
+                        .iter()
+                        .map(|s| self.piece_text(self.ctxs[ctx].id(*s), ctx))
+                        .collect();
+                    let zh: Vec<&str> = names.iter().map(|t| t.zh.as_str()).collect();
+                    let en: Vec<&str> = names.iter().map(|t| t.en.as_str()).collect();
+                    let t = if list.is_empty() {
+                        Text::new(
+                            cat!(at.zh, "吃", pt.zh, "后无根可还吃"),
+                            cat!(pt.en, " has no root against ", at.en),
+                        )
+                    } else {
+                        Text::new(
+                            cat!(at.zh, "吃", pt.zh, "后可还吃：", zh.join("、")),
+                            cat!(pt.en, " is rooted against ", at.en, " by ", en.join(", ")),
+                        )
+                    };
+                    self.fact(t, None);
+                }
+                Value::Set(set)
+            }
             Prim::Exchange | Prim::RecaptureExchange | Prim::ExchangeSparing => {
                 let (Some(Value::Piece(a)), Some(Value::Piece(b))) = (v.first(), v.get(1)) else {
                     return Value::Int(0);
@@ -2425,6 +2474,40 @@ impl<'p> Evaluator<'p> {
                         Text::new(
                             cat!(side.chinese(), "方没有得子的吃法"),
                             cat!(side.english(), " has no capture that wins material"),
+                        )
+                    };
+                    self.fact(t, None);
+                }
+                Value::Int(s.value)
+            }
+            Prim::CheckGain => {
+                let Value::Side(side) = v[0] else {
+                    return Value::Int(0);
+                };
+                let s = self.check_gain(ctx, side);
+                if self.wording() {
+                    let line = line_text(s.start.as_deref(), &s.line);
+                    let t = if s.value > 0 {
+                        Text::new(
+                            cat!(
+                                side.chinese(),
+                                "方可先将军得子",
+                                line.zh,
+                                "净得",
+                                Signed(s.value)
+                            ),
+                            cat!(
+                                side.english(),
+                                " wins material starting with a check (",
+                                line.en,
+                                "), net ",
+                                Signed(s.value)
+                            ),
+                        )
+                    } else {
+                        Text::new(
+                            cat!(side.chinese(), "方没有将军得子的着法"),
+                            cat!(side.english(), " has no check that wins material"),
                         )
                     };
                     self.fact(t, None);
@@ -2662,6 +2745,29 @@ impl<'p> Evaluator<'p> {
             .contains(&Value::Piece(id))
     }
 
+    fn roots_against(&mut self, ctx: usize, sq: Square, from: Square) -> Rc<Vec<Square>> {
+        let key = (ctx, sq.index() as u8, from.index() as u8);
+        if let Some(r) = self.cached.against.get(&key) {
+            return r.clone();
+        }
+        // Only a legal capture has roots against it; which captures are
+        // legal the attack table of the context knows already.
+        let c = &self.ctxs[ctx];
+        let (Some(by), id) = (c.pos.piece_at(from), c.id(from)) else {
+            return Rc::new(Vec::new());
+        };
+        let legal = self
+            .attackers_of(ctx, sq, by.color)
+            .contains(&Value::Piece(id));
+        let r = Rc::new(if legal {
+            tactics::protection::recapturers(&self.ctxs[ctx].pos, from, sq)
+        } else {
+            Vec::new()
+        });
+        self.cached.against.insert(key, r.clone());
+        r
+    }
+
     fn roots(&mut self, ctx: usize, sq: Square) -> Rc<Roots> {
         let key = (ctx, sq.index() as u8);
         if let Some(r) = self.cached.roots.get(&key) {
@@ -2778,6 +2884,102 @@ impl<'p> Evaluator<'p> {
         }
         if let Some(c) = self.ctxs.get_mut(ctx) {
             c.best[side.index()] = Some(best.clone());
+        }
+        best
+    }
+
+    /// 24.3's "from the next move, by check or consecutive checks": the
+    /// best segment `side` could open with a check that takes nothing, as
+    /// [`Self::best_capture`] does with captures. Only a check that beats
+    /// the best so far is searched for its value and line.
+    fn check_gain(&mut self, ctx: usize, side: Color) -> Searched {
+        let Some(c) = self.ctxs.get(ctx) else {
+            return Searched::bare(0, false);
+        };
+        if let Some(s) = c.check_best[side.index()].clone() {
+            return s;
+        }
+        let mut start = c.pos.clone();
+        let mut best = Searched::bare(0, false);
+        if start.side_to_move() != side {
+            if start.in_check() {
+                return best;
+            }
+            start.pass();
+        }
+        // Only the moves that may check are generated (the search's own
+        // filter); each is then made to see that it does.
+        let filter = tactics::attack::CheckFilter::new(&start);
+        let wanted = filter.wanted(&start, false);
+        let (quiet, _) = start.legal_moves_wanted(&wanted, |m| {
+            start.piece_at(m.to).is_none() && filter.may_check(&start, m)
+        });
+        let mut probe = start.clone();
+        let checks: Vec<Move> = quiet
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let undo = probe.make(m);
+                let check = probe.in_check();
+                probe.unmake(m, undo);
+                check
+            })
+            .collect();
+        // The check that opens the segment is its one quiet move: after it
+        // only captures (checking or not) and answers to check follow, so a
+        // win through several quiet checks in a row is not seen. Allowing
+        // the edition's two quiet checks here made the rulings of the master
+        // games' cycles take 1.6 ms at the 99th percentile and 14.5 ms at
+        // worst (0.36 and 1.0 ms without them).
+        let limits = ExchangeLimits {
+            max_quiet_checks: 0,
+            ..limits(self.prog.exchange, Ask::default())
+        };
+        let king = i64::from(self.prog.values.king);
+        for m in checks {
+            let mut budget = self.search_budget();
+            self.stats.exchanges += 1;
+            let above = tactics::exchange::exceeds(
+                &start,
+                m,
+                &self.prog.values,
+                limits,
+                &mut budget,
+                best.value.clamp(-king + 1, king - 1),
+                tactics::exchange::FirstMove::KnownLegal,
+            );
+            self.stats.exchange_nodes += budget.used();
+            let cut = matches!(above, Ok((_, true))) && budget.is_exhausted();
+            self.charge(&budget, cut);
+            if !matches!(above, Ok((true, _))) {
+                continue;
+            }
+            let mut budget = self.search_budget();
+            let r = tactics::exchange::exchange(&start, m, &self.prog.values, limits, &mut budget);
+            self.stats.exchange_nodes += budget.used();
+            let exhausted = matches!(&r, Ok(r) if r.exhausted) && budget.is_exhausted();
+            self.charge(&budget, exhausted);
+            if let Ok(r) = r {
+                // A line that mates is a mate threat (杀), which weighs more
+                // and is asked apart: here only material counts.
+                let value = match r.mated {
+                    Some(m) if m == r.starter => -king,
+                    Some(_) => continue,
+                    None => i64::from(r.net),
+                };
+                if value > best.value {
+                    best = Searched {
+                        value,
+                        line: Rc::new(r.line),
+                        start: Some(Rc::new(start.clone())),
+                        exhausted,
+                        refused: None,
+                    };
+                }
+            }
+        }
+        if let Some(c) = self.ctxs.get_mut(ctx) {
+            c.check_best[side.index()] = Some(best.clone());
         }
         best
     }

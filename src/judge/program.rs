@@ -37,10 +37,12 @@ pub enum Prim {
     Attackers,
     RealRoots,
     FakeRoots,
+    RootsAgainst,
     Exchange,
     RecaptureExchange,
     ExchangeSparing,
     BestCapture,
+    CheckGain,
     MatesIn,
     Witnesses,
     Material,
@@ -56,7 +58,7 @@ pub enum Prim {
 }
 
 /// Every primitive by the name the rules language calls it.
-const PRIM_NAMES: [(&str, Prim); 40] = [
+const PRIM_NAMES: [(&str, Prim); 42] = [
     ("mover", Prim::Mover),
     ("opponent", Prim::Opponent),
     ("moved", Prim::Moved),
@@ -81,10 +83,12 @@ const PRIM_NAMES: [(&str, Prim); 40] = [
     ("attackers", Prim::Attackers),
     ("real_roots", Prim::RealRoots),
     ("fake_roots", Prim::FakeRoots),
+    ("roots_against", Prim::RootsAgainst),
     ("exchange", Prim::Exchange),
     ("recapture_exchange", Prim::RecaptureExchange),
     ("exchange_sparing", Prim::ExchangeSparing),
     ("best_capture", Prim::BestCapture),
+    ("check_gain", Prim::CheckGain),
     ("mates_in", Prim::MatesIn),
     ("witnesses", Prim::Witnesses),
     ("material", Prim::Material),
@@ -294,8 +298,8 @@ pub struct Program {
     /// the rulebook has one: it gives each side's status in the report.
     pub forbidden: Option<usize>,
     /// A move's natures may be found heaviest first, stopping at the first
-    /// that survives the clauses: no clause adds a nature or recasts one to
-    /// a heavier, and the verdict never asks for a move's every nature.
+    /// that survives the clauses: no clause recasts a nature to a heavier
+    /// one, and the verdict never asks for a move's every nature.
     pub lazy: bool,
     /// The verdict asks `witnesses(m)`, so each move's deciding nature is
     /// asked for every piece it names.
@@ -612,7 +616,9 @@ pub fn lower(resolved: &Resolved) -> Result<Program, LowerError> {
     let needs_witnesses = mentions(Prim::Witnesses, &defs, &cases);
     let lazy = !mentions_natures_of(&defs, &cases)
         && clauses.iter().all(|c| match &c.action {
-            Action::Add(_) => false,
+            // An added nature does not hang on which lighter ones hold: the
+            // clause is asked at the first nature that holds, as at any later.
+            Action::Add(_) => true,
             Action::Drop(_) => true,
             Action::Recast { from, to } => from.iter().all(|f| weight[*f] <= weight[*to]),
         });

@@ -166,6 +166,20 @@ pub fn reasons(book: &Rulebook, m: &MoveRuling) -> Vec<Text> {
     if let Some(t) = deciding {
         collect(t, true, &mut out);
     }
+    if !m.held.contains(&m.heaviest) {
+        // A clause added the deciding nature: its condition's facts are why.
+        for &c in &m.clauses {
+            let id = &prog.clauses[c].label.id;
+            let fired = m.trace.iter().find(|t| {
+                t.step == Step::Clause
+                    && t.holds == Some(true)
+                    && t.what.en.split(' ').next() == Some(id.as_str())
+            });
+            if let Some(t) = fired {
+                collect(t, true, &mut out);
+            }
+        }
+    }
     if out.is_empty() && is_idle(prog, m.heaviest) {
         let failed: Vec<&str> = prog
             .by_weight
@@ -239,6 +253,23 @@ fn collect(t: &Trace, positive: bool, out: &mut Vec<Text>) {
             };
             if !out.contains(&said) {
                 out.push(said);
+            }
+        }
+        Step::Context if positive && t.holds == Some(true) && !t.what.zh.is_empty() => {
+            // Facts found in another position say which: "before the move:
+            // …", "with the rook h5 lifted off: …".
+            let mut inner = Vec::new();
+            for c in &t.children {
+                collect(c, true, &mut inner);
+            }
+            for f in inner {
+                let said = Text::new(
+                    format!("{}：{}", t.what.zh, f.zh),
+                    format!("{}: {}", t.what.en, f.en),
+                );
+                if !out.contains(&said) {
+                    out.push(said);
+                }
             }
         }
         _ => {

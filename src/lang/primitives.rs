@@ -292,6 +292,16 @@ static PRIMITIVES: &[Primitive] = &[
         concept: "假根 fake roots, 24.15",
     },
     Primitive {
+        name: "roots_against",
+        params: &[Ty::Piece, Ty::Piece],
+        param_names: &["p", "a"],
+        result: SET_PIECE,
+        scope: Scope::Move,
+        needs_values: false,
+        doc: "own pieces that could legally recapture on p's point after the enemy piece a took it, those the capture unmasks included; empty if a cannot take p",
+        concept: "真根 against one capture: a cannon whose screen is the capturer is no root against it, 24.15",
+    },
+    Primitive {
         name: "exchange",
         params: &[Ty::Piece, Ty::Piece],
         param_names: &["a", "b"],
@@ -334,6 +344,16 @@ static PRIMITIVES: &[Primitive] = &[
         needs_values: true,
         doc: "the best net gain s could make by starting a capture exchange now (0 if none gains)",
         concept: "立即丢子 immediate material loss of the other side (献, 兑)",
+    },
+    Primitive {
+        name: "check_gain",
+        params: &[Ty::Side],
+        param_names: &["s"],
+        result: Ty::Int,
+        scope: Scope::Move,
+        needs_values: true,
+        doc: "the best net gain s could make by a segment that opens with a check capturing nothing: material won from the next move by check or consecutive checks (0 if none gains; a line that mates is a mate threat and is not counted)",
+        concept: "要抽吃, 捉 by check, 24.3",
     },
     Primitive {
         name: "material",

@@ -153,6 +153,39 @@ pub fn roots(pos: &Position, sq: Square) -> Option<(Vec<Square>, Vec<Square>)> {
     Some((real, fake))
 }
 
+/// The real roots of the piece on `sq` against the capture by the enemy
+/// piece on `capturer` ([`CaptureDefence::real`]), without the other
+/// captures [`protection`] also weighs: what the rules language's
+/// `roots_against` asks. `None` if the point is empty or holds a king, or
+/// if that piece cannot legally capture there.
+pub fn roots_against(pos: &Position, sq: Square, capturer: Square) -> Option<Vec<Square>> {
+    let piece = pos.piece_at(sq)?;
+    let by = pos.piece_at(capturer)?;
+    if piece.kind == Kind::King || by.color == piece.color {
+        return None;
+    }
+    let mut legal = false;
+    super::attack::visit_attackers(pos, sq, by.color, |a| legal |= a.square == capturer);
+    legal.then(|| recapturers(pos, capturer, sq))
+}
+
+/// The own pieces that can legally retake on `sq` once the piece on
+/// `capturer` has taken there, whoever is to move; the capture itself is
+/// not tested (see [`roots_against`]).
+pub fn recapturers(pos: &Position, capturer: Square, sq: Square) -> Vec<Square> {
+    let (Some(by), Some(piece)) = (pos.piece_at(capturer), pos.piece_at(sq)) else {
+        return Vec::new();
+    };
+    let mut after = pos.clone();
+    if after.side_to_move() != by.color {
+        after.pass();
+    }
+    after.make(crate::board::Move::new(capturer, sq));
+    let mut out = Vec::new();
+    super::attack::visit_attackers(&after, sq, piece.color, |a| out.push(a.square));
+    out
+}
+
 /// The pseudo-protectors of `sq` by `own` on any placement, and of them the
 /// real and the fake roots; `safe(from, to)` tells whether retaking from
 /// `from` leaves the king safe (the placement's own test, the fastest there
@@ -229,10 +262,10 @@ mod tests {
         n
     }
 
-    /// `roots` (the fast path the rules language asks) names the same real
-    /// and fake roots, in the same order, as the full `protection` on the
-    /// placement-generic board, for every piece of every position of 200
-    /// bundled master games.
+    /// `roots` and `roots_against` (the fast paths the rules language asks)
+    /// name the same roots, in the same order, as the full `protection` on
+    /// the placement-generic board, for every piece and every capture of it
+    /// in every position of 200 bundled master games.
     #[test]
     fn roots_agree_with_the_full_protection_in_master_games() {
         let path = format!(
@@ -240,7 +273,7 @@ mod tests {
             env!("CARGO_MANIFEST_DIR")
         );
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let (mut pieces, mut with_fake) = (0, 0);
+        let (mut pieces, mut with_fake, mut captures) = (0, 0, 0);
         for block in text
             .split("\n\n")
             .filter(|b| !b.trim().is_empty() && !b.trim_start().starts_with('['))
@@ -252,7 +285,17 @@ mod tests {
                 .filter(|t| t.len() == 4 && !t.ends_with('.'))
             {
                 for (at, _) in p.pieces() {
-                    let full = protection(&p, at).map(|r| (r.real, r.fake));
+                    let whole = protection(&p, at);
+                    for c in whole.iter().flat_map(|w| &w.captures) {
+                        let sq = c.capturer.square;
+                        assert_eq!(
+                            roots_against(&p, at, sq).as_ref(),
+                            Some(&c.real),
+                            "{p:?} {at}"
+                        );
+                        captures += 1;
+                    }
+                    let full = whole.map(|r| (r.real, r.fake));
                     assert_eq!(roots(&p, at), full, "{p:?} {at}");
                     pieces += 1;
                     with_fake += usize::from(full.is_some_and(|(_, f)| !f.is_empty()));
@@ -262,6 +305,7 @@ mod tests {
             }
         }
         assert!(pieces > 100_000, "only {pieces} pieces");
+        assert!(captures > 10_000, "only {captures} captures");
         assert!(with_fake > 100, "only {with_fake} pieces with a fake root");
     }
 
@@ -339,6 +383,13 @@ mod tests {
         assert_eq!(names(&c.fake), ["a0"]);
         assert!(!is_rooted(&p, sq("a5")));
         assert!(!is_rooted_against(&p, sq("a5"), sq("a3")));
+        assert_eq!(roots_against(&p, sq("a5"), sq("a3")), Some(Vec::new()));
+        // An own piece is no capturer: no answer.
+        assert_eq!(
+            roots_against(&p, sq("a5"), sq("a0")),
+            None,
+            "an own piece does not capture"
+        );
     }
 
     #[test]
@@ -353,6 +404,7 @@ mod tests {
             .unwrap_or_else(|| panic!("a2 cannot take"));
         assert_eq!(names(&c.real), ["a0"]);
         assert!(is_rooted(&p, sq("a5")));
+        assert_eq!(roots_against(&p, sq("a5"), sq("a2")), Some(vec![sq("a0")]));
         // A cannon with two screens (red horse a2, black rook a3) gains its
         // single screen when the rook leaves a3 to take a5.
         let q = pos("3k5/9/9/9/N8/9/r8/N8/9/C3K4 w");
