@@ -732,6 +732,40 @@ fn guards_change_no_ruling_on_real_game_cycles() {
     }
 }
 
+/// 2011's 要抽吃 clause adds 捉 (24.3). The judge still stops at the first
+/// nature that survives the clauses: asked at the first nature that holds,
+/// an added nature is what it would be at any later one. On master-game
+/// cycles the stopped ruling names every move's deciding nature and the
+/// outcome as the explained one, which evaluates every nature and clause.
+#[test]
+fn a_clause_that_adds_a_nature_leaves_the_ruling_as_full_evaluation_finds_it() {
+    let explain = Options {
+        explain: true,
+        ..Options::default()
+    };
+    let mut added = 0;
+    for ed in ["2011", "2020", "1987"] {
+        let book = edition(ed);
+        assert!(book.program.lazy, "{ed} is judged heaviest nature first");
+        for cy in game_cycles(100) {
+            let a = judge_cycle(&book, cy.clone(), Options::default());
+            let b = judge_cycle(&book, cy, explain);
+            let fen = qili::board::to_fen(&a.cycle.start);
+            assert_eq!(natures(&book, &a), natures(&book, &b), "{ed} {fen}");
+            assert_eq!(a.outcome, b.outcome, "{ed} {fen}");
+            added += b
+                .moves
+                .iter()
+                .filter(|m| !m.held.contains(&m.heaviest))
+                .count();
+        }
+    }
+    assert!(
+        added > 0,
+        "no game move's deciding nature was added by a clause"
+    );
+}
+
 /// The default trace keeps only what the reasons read, and the reasons
 /// come out word for word as from the full trace: on master-game cycles
 /// and on every corpus case under every edition with a rules file, in both
