@@ -2289,34 +2289,23 @@ impl<'p> Evaluator<'p> {
                 } else {
                     &roots.1
                 };
-                let c = &self.ctxs[ctx];
-                let set: Rc<Vec<Value>> = if list.is_empty() {
-                    no_members()
-                } else {
-                    Rc::new(list.iter().map(|s| Value::Piece(c.id(*s))).collect())
-                };
+                let set = self.piece_set(ctx, list);
                 if self.wording() {
                     let pt = self.piece_text(id, ctx);
-                    let names: Vec<Text> = list
-                        .iter()
-                        .map(|s| self.piece_text(self.ctxs[ctx].id(*s), ctx))
-                        .collect();
-                    let zh: Vec<&str> = names.iter().map(|t| t.zh.as_str()).collect();
-                    let en: Vec<&str> = names.iter().map(|t| t.en.as_str()).collect();
+                    let (zh, en) = self.piece_names(ctx, list);
                     let t = match (p, list.is_empty()) {
                         (Prim::RealRoots, true) => {
                             Text::new(cat!(pt.zh, "无根"), cat!(pt.en, " has no root"))
                         }
-                        (Prim::RealRoots, false) => Text::new(
-                            cat!(pt.zh, "有根：", zh.join("、")),
-                            cat!(pt.en, " is rooted by ", en.join(", ")),
-                        ),
+                        (Prim::RealRoots, false) => {
+                            Text::new(cat!(pt.zh, "有根：", zh), cat!(pt.en, " is rooted by ", en))
+                        }
                         (_, true) => {
                             Text::new(cat!(pt.zh, "无假根"), cat!(pt.en, " has no fake root"))
                         }
                         _ => Text::new(
-                            cat!(pt.zh, "的假根：", zh.join("、")),
-                            cat!(pt.en, " has fake roots ", en.join(", ")),
+                            cat!(pt.zh, "的假根：", zh),
+                            cat!(pt.en, " has fake roots ", en),
                         ),
                     };
                     self.fact(t, None);
@@ -2335,21 +2324,11 @@ impl<'p> Evaluator<'p> {
                 // The roots against this one capture: the capturer leaves its
                 // point (a cannon's screen, a rook's blocker) and lands on p's.
                 let list = self.roots_against(ctx, sq, from);
-                let c = &self.ctxs[ctx];
-                let set: Rc<Vec<Value>> = if list.is_empty() {
-                    no_members()
-                } else {
-                    Rc::new(list.iter().map(|s| Value::Piece(c.id(*s))).collect())
-                };
+                let set = self.piece_set(ctx, &list);
                 if self.wording() {
                     let pt = self.piece_text(id, ctx);
                     let at = self.piece_text(a, ctx);
-                    let names: Vec<Text> = list
-                        .iter()
-                        .map(|s| self.piece_text(self.ctxs[ctx].id(*s), ctx))
-                        .collect();
-                    let zh: Vec<&str> = names.iter().map(|t| t.zh.as_str()).collect();
-                    let en: Vec<&str> = names.iter().map(|t| t.en.as_str()).collect();
+                    let (zh, en) = self.piece_names(ctx, &list);
                     let t = if list.is_empty() {
                         Text::new(
                             cat!(at.zh, "吃", pt.zh, "后无根可还吃"),
@@ -2357,8 +2336,8 @@ impl<'p> Evaluator<'p> {
                         )
                     } else {
                         Text::new(
-                            cat!(at.zh, "吃", pt.zh, "后可还吃：", zh.join("、")),
-                            cat!(pt.en, " is rooted against ", at.en, " by ", en.join(", ")),
+                            cat!(at.zh, "吃", pt.zh, "后可还吃：", zh),
+                            cat!(pt.en, " is rooted against ", at.en, " by ", en),
                         )
                     };
                     self.fact(t, None);
@@ -2743,6 +2722,26 @@ impl<'p> Evaluator<'p> {
         let id = self.ctxs[ctx].id(from);
         self.attackers_of(ctx, to, a.color)
             .contains(&Value::Piece(id))
+    }
+
+    /// The pieces on `squares` in context `ctx`, as a set value.
+    fn piece_set(&self, ctx: usize, squares: &[Square]) -> Rc<Vec<Value>> {
+        if squares.is_empty() {
+            return no_members();
+        }
+        let c = &self.ctxs[ctx];
+        Rc::new(squares.iter().map(|s| Value::Piece(c.id(*s))).collect())
+    }
+
+    /// The pieces on `squares` named in both languages, joined as a list.
+    fn piece_names(&self, ctx: usize, squares: &[Square]) -> (String, String) {
+        let names: Vec<Text> = squares
+            .iter()
+            .map(|s| self.piece_text(self.ctxs[ctx].id(*s), ctx))
+            .collect();
+        let zh: Vec<&str> = names.iter().map(|t| t.zh.as_str()).collect();
+        let en: Vec<&str> = names.iter().map(|t| t.en.as_str()).collect();
+        (zh.join("、"), en.join(", "))
     }
 
     fn roots_against(&mut self, ctx: usize, sq: Square, from: Square) -> Rc<Vec<Square>> {
