@@ -2425,69 +2425,42 @@ impl<'p> Evaluator<'p> {
                 }
                 Value::Int(s.value)
             }
-            Prim::BestCapture => {
+            Prim::BestCapture | Prim::CheckGain => {
                 let Value::Side(side) = v[0] else {
                     return Value::Int(0);
                 };
-                let s = self.best_capture(ctx, side);
-                if self.wording() {
-                    let line = line_text(s.start.as_deref(), &s.line);
-                    let t = if s.value > 0 {
-                        Text::new(
-                            cat!(
-                                side.chinese(),
-                                "方最好的吃子",
-                                line.zh,
-                                "净得",
-                                Signed(s.value)
-                            ),
-                            cat!(
-                                side.english(),
-                                "'s best capture (",
-                                line.en,
-                                ") nets ",
-                                Signed(s.value)
-                            ),
-                        )
-                    } else {
-                        Text::new(
-                            cat!(side.chinese(), "方没有得子的吃法"),
-                            cat!(side.english(), " has no capture that wins material"),
-                        )
-                    };
-                    self.fact(t, None);
-                }
-                Value::Int(s.value)
-            }
-            Prim::CheckGain => {
-                let Value::Side(side) = v[0] else {
-                    return Value::Int(0);
+                let check = p == Prim::CheckGain;
+                let s = if check {
+                    self.check_gain(ctx, side)
+                } else {
+                    self.best_capture(ctx, side)
                 };
-                let s = self.check_gain(ctx, side);
                 if self.wording() {
                     let line = line_text(s.start.as_deref(), &s.line);
-                    let t = if s.value > 0 {
-                        Text::new(
+                    let (zh, en) = (side.chinese(), side.english());
+                    let t = match (check, s.value > 0) {
+                        (false, true) => Text::new(
+                            cat!(zh, "方最好的吃子", line.zh, "净得", Signed(s.value)),
+                            cat!(en, "'s best capture (", line.en, ") nets ", Signed(s.value)),
+                        ),
+                        (true, true) => Text::new(
+                            cat!(zh, "方可先将军得子", line.zh, "净得", Signed(s.value)),
                             cat!(
-                                side.chinese(),
-                                "方可先将军得子",
-                                line.zh,
-                                "净得",
-                                Signed(s.value)
-                            ),
-                            cat!(
-                                side.english(),
+                                en,
                                 " wins material starting with a check (",
                                 line.en,
                                 "), net ",
                                 Signed(s.value)
                             ),
-                        )
-                    } else {
-                        Text::new(
-                            cat!(side.chinese(), "方没有将军得子的着法"),
-                            cat!(side.english(), " has no check that wins material"),
-                        )
+                        ),
+                        (false, false) => Text::new(
+                            cat!(zh, "方没有得子的吃法"),
+                            cat!(en, " has no capture that wins material"),
+                        ),
+                        (true, false) => Text::new(
+                            cat!(zh, "方没有将军得子的着法"),
+                            cat!(en, " has no check that wins material"),
+                        ),
                     };
                     self.fact(t, None);
                 }
