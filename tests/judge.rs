@@ -393,8 +393,9 @@ override order 车动 > 将帅动 > 将 > 一子 > 杀 > 捉 > 兑 = 献 = 同�
 /// asked first on each of the four moves; on the two checks it holds and is
 /// asked again to explain it, while the king's two steps are explained by
 /// 闲 (whose first look and explanation make four calls). `forbidden` is
-/// asked once for each side's summary and once for each side by the first
-/// verdict case, which decides.
+/// asked once for each side's summary, once for each side by the first
+/// verdict case, which decides, and once more for each side when that case
+/// is traced for the ruling's reasons.
 #[test]
 fn a_profile_counts_the_rulebooks_steps_and_changes_no_ruling() {
     let book = edition("2011");
@@ -421,7 +422,7 @@ fn a_profile_counts_the_rulebooks_steps_and_changes_no_ruling() {
     };
     assert_eq!(calls(StepKind::Nature, "将"), 6);
     assert_eq!(calls(StepKind::Nature, "闲"), 4);
-    assert_eq!(calls(StepKind::Definition, "forbidden"), 4);
+    assert_eq!(calls(StepKind::Definition, "forbidden"), 6);
     assert_eq!(p.cycles, 1);
     let counted: u64 = p.rows.iter().map(|r| r.self_ns).sum();
     assert!(counted <= p.total_ns, "{counted} > {}", p.total_ns);
@@ -1020,4 +1021,52 @@ fn a_survey_of_the_master_games_counts_every_repetition_once() {
             (of(Some(Color::Red)), of(Some(Color::Black)), of(None))
         );
     }
+}
+
+/// Without `--explain` the verdict is traced as the moves are: the cases
+/// are asked untraced and only the one that held is traced again. The
+/// outcome, the deciding case and the sides' status are the explained
+/// ruling's, and the one trace kept is that case's.
+#[test]
+fn the_lean_verdict_keeps_only_the_deciding_case() {
+    let book = edition("2011");
+    let full = Options {
+        explain: true,
+        ..Options::default()
+    };
+    let mut decided = 0;
+    for cy in game_cycles(200) {
+        let lean = judge_cycle(&book, cy.clone(), Options::default());
+        let all = judge_cycle(&book, cy, full);
+        let fen = qili::board::to_fen(&lean.cycle.start);
+        assert_eq!(lean.outcome, all.outcome, "{fen}");
+        assert_eq!(lean.case, all.case, "{fen}");
+        for (x, y) in lean.sides.iter().zip(&all.sides) {
+            assert_eq!(x.forbidden, y.forbidden, "{fen}");
+            assert!(x.trace.is_none(), "{fen}");
+            assert!(y.trace.is_some(), "{fen}");
+        }
+        match lean.case {
+            Some(_) => {
+                decided += 1;
+                let [kept] = lean.verdict.as_slice() else {
+                    panic!("{fen}: {} verdict traces", lean.verdict.len());
+                };
+                assert_eq!(kept.holds, Some(true), "{fen}");
+                // The explained verdict ends with the same case. (Its
+                // definitions are worded under the sides' traces there, so
+                // only the case's own step is compared.)
+                let last = all.verdict.last().unwrap();
+                assert_eq!(
+                    (&last.what, last.holds, &last.cite),
+                    (&kept.what, kept.holds, &kept.cite),
+                    "{fen}"
+                );
+                assert_eq!(last.children.len(), kept.children.len(), "{fen}");
+            }
+            None => assert!(lean.verdict.is_empty(), "{fen}"),
+        }
+    }
+    // Both kinds of ending were met.
+    assert!(decided > 20, "{decided}");
 }

@@ -177,6 +177,8 @@ pub struct SideRuling {
     pub summary: Text,
     /// The rulebook's `forbidden(s)` for this side, if it defines one.
     pub forbidden: Option<bool>,
+    /// Why, with [`Options::explain`]; `None` without it (the verdict's
+    /// trace names the side's status where it decided).
     pub trace: Option<Trace>,
 }
 
@@ -192,7 +194,9 @@ pub struct Ruling {
     /// The verdict case that decided (index into the program's cases), or
     /// `None` for `otherwise`.
     pub case: Option<usize>,
-    /// The cases tried, in order, with their traces.
+    /// The cases tried, in order, with their traces; without
+    /// [`Options::explain`], only the trace of the case that held (none when
+    /// the `otherwise` line ruled).
     pub verdict: Vec<Trace>,
     /// Nodes the searches visited.
     pub nodes: u64,
@@ -293,8 +297,11 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
     ev.lean = !opts.explain && !opts.full_trace;
     ev.give_searches(searches);
     ev.start_cycle(&facts);
+    // Without `explain`, the verdict is traced as the moves are: only what
+    // decided it (the case that held), the rest asked without a trace.
+    let lean = !opts.explain;
     let sides = Color::ALL.map(|side| {
-        let judged = prog.forbidden.map(|d| ev.side_definition(d, side, true));
+        let judged = prog.forbidden.map(|d| ev.side_definition(d, side, !lean));
         SideRuling {
             side,
             summary: report::summary(prog, &moves, side),
@@ -312,9 +319,12 @@ pub fn judge_cycle(book: &Rulebook, cycle: Cycle, opts: Options) -> Ruling {
             &[None]
         };
         for &side in tries {
-            let e = ev.case(c, side, true);
+            let e = ev.case(c, side, !lean);
             verdict.extend(e.trace);
             if e.holds {
+                if lean {
+                    verdict.extend(ev.case(c, side, true).trace);
+                }
                 outcome = match (&code.ruling, side) {
                     (program::CaseRuling::Draw, _) => Outcome::Draw,
                     (program::CaseRuling::ForSide, Some(s)) => Outcome::MustChange(s),
