@@ -1034,7 +1034,7 @@ fn the_lean_verdict_keeps_only_the_deciding_case() {
         explain: true,
         ..Options::default()
     };
-    let mut decided = 0;
+    let (mut decided, mut otherwise) = (0, 0);
     for cy in game_cycles(200) {
         let lean = judge_cycle(&book, cy.clone(), Options::default());
         let all = judge_cycle(&book, cy, full);
@@ -1064,9 +1064,12 @@ fn the_lean_verdict_keeps_only_the_deciding_case() {
                 );
                 assert_eq!(last.children.len(), kept.children.len(), "{fen}");
             }
-            None => assert!(lean.verdict.is_empty(), "{fen}"),
+            None => {
+                otherwise += 1;
+                assert!(lean.verdict.is_empty(), "{fen}");
+            }
         }
     }
     // Both kinds of ending were met.
-    assert!(decided > 20, "{decided}");
+    assert!(decided > 20 && otherwise > 20, "{decided} {otherwise}");
 }
