@@ -10,7 +10,7 @@ use super::compare::{load_games, TableFormat};
 use super::emit;
 use super::judge::Lang;
 use crate::board::Color;
-use crate::judge::survey::{survey, LeftBy, Survey};
+use crate::judge::survey::{survey, LeftBy, Survey, Surveyed};
 use crate::judge::Rulebook;
 use crate::lang::fmt::width;
 
@@ -191,6 +191,18 @@ fn table(head: &[&str], rows: &[Vec<String>], numeric: &[bool], md: bool) -> Str
     out
 }
 
+/// A repetition's columns both tables open with: where, the natures, each
+/// side's pattern and the outcome.
+fn ruling_row(r: &Surveyed) -> Vec<String> {
+    vec![
+        r.id.clone(),
+        r.natures.join(" "),
+        r.red.clone(),
+        r.black.clone(),
+        r.outcome.to_string(),
+    ]
+}
+
 pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
     let heading = |t: &str| {
         if md {
@@ -314,15 +326,7 @@ pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
                 ("red_must_change", Some(Color::Black)) | ("black_must_change", Some(Color::Red))
             )
         })
-        .map(|r| {
-            vec![
-                r.id.clone(),
-                r.natures.join(" "),
-                r.red.clone(),
-                r.black.clone(),
-                r.outcome.to_string(),
-            ]
-        })
+        .map(ruling_row)
         .collect();
     if !against.is_empty() {
         out.push_str(&heading(
@@ -341,20 +345,17 @@ pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
             .rulings
             .iter()
             .map(|r| {
-                vec![
-                    r.id.clone(),
-                    r.natures.join(" "),
-                    r.red.clone(),
-                    r.black.clone(),
-                    r.outcome.to_string(),
+                let mut row = ruling_row(r);
+                row.push(
                     r.left_by
                         .map_or("—", |c| match c {
                             Color::Red => "red",
                             Color::Black => "black",
                         })
                         .to_string(),
-                    r.title.clone(),
-                ]
+                );
+                row.push(r.title.clone());
+                row
             })
             .collect();
         out.push_str(&table(
