@@ -826,6 +826,48 @@ fn the_lean_trace_gives_the_full_traces_reasons() {
     assert_eq!(full_unworded, 0);
 }
 
+/// Seed 003, 图2: black's rook returning to h5 chases the red cannon on h8
+/// anew. The English reason names the definition's argument by its
+/// parameter, so its gloss ("the mover can win t next move") reads against
+/// it, and puts the gloss after the verb; the Chinese stays as the
+/// snapshot reviewed against the article has it.
+#[test]
+fn an_english_reason_names_the_arguments_its_gloss_speaks_of() {
+    let book = edition("2011");
+    let case = Case::load_all(Path::new("cases/s3-2.toml"))
+        .unwrap()
+        .remove(0);
+    let r = judge_cycle(
+        &book,
+        qili::cli::judge::prepare(&case).unwrap(),
+        Options::default(),
+    );
+    let chase = &r.moves[3];
+    assert_eq!(chase.nature(&book), "捉");
+    let said = reasons(&book, chase);
+    assert!(
+        said.iter().any(|t| t.zh == "着法之前：受捉(红炮h8)不成立"
+            && t.en
+                == "before the move: threatened(t = red cannon h8) did not hold \
+                    (the mover can win t next move)"),
+        "{said:?}"
+    );
+    // In the full trace every definition with parameters names them.
+    let explained = judge_cycle(
+        &book,
+        qili::cli::judge::prepare(&case).unwrap(),
+        Options {
+            explain: true,
+            ..Options::default()
+        },
+    );
+    let text = to_text(&book, &explained, false, true);
+    assert!(
+        text.contains("wins(a = black rook h5, t = red cannon h8) — a taking t wins material"),
+        "{text}"
+    );
+}
+
 fn size(t: &qili::judge::Trace) -> usize {
     1 + t.children.iter().map(size).sum::<usize>()
 }

@@ -1759,7 +1759,10 @@ impl<'p> Evaluator<'p> {
             self.note_unworded(Step::Definition, &v, children);
         } else if self.tracing {
             // `name(args)`, and ` = value` when it is not a truth; the
-            // English adds the definition's gloss.
+            // English adds the definition's gloss, and names each argument
+            // by its parameter, since the gloss speaks of the parameters:
+            // `wins(a = black rook h5, t = red cannon h8) — a taking t wins
+            // material`.
             let zh_name = code.label.zh.as_deref().unwrap_or(&code.label.id);
             let en_name = code.label.en.as_deref().unwrap_or(&code.label.id);
             let mut what = Text {
@@ -1776,6 +1779,10 @@ impl<'p> Evaluator<'p> {
                     if i > 0 {
                         what.zh.push_str(", ");
                         what.en.push_str(", ");
+                    }
+                    if let Some(name) = code.params.get(i) {
+                        what.en.push_str(name);
+                        what.en.push_str(" = ");
                     }
                     self.show_into(a, ctx, &mut what);
                 }
