@@ -852,7 +852,7 @@ fn an_english_reason_names_the_arguments_its_gloss_speaks_of() {
                     (the mover can win t next move)"),
         "{said:?}"
     );
-    // In the full trace every definition with parameters names them.
+    // The full trace names them too, wherever a definition has parameters.
     let explained = judge_cycle(
         &book,
         qili::cli::judge::prepare(&case).unwrap(),

@@ -244,9 +244,10 @@ fn collect(t: &Trace, positive: bool, out: &mut Vec<Text>) {
             let said = match inner {
                 Some(d) => Text::new(
                     format!("{}：{}不成立", t.what.zh, d.zh),
-                    // The gloss after the call, in brackets after the verb:
-                    // "threatened(t = …) did not hold (the mover can win t
-                    // next move)".
+                    // The evaluator words a definition's English as
+                    // `call — gloss`; here the gloss goes in brackets after
+                    // the verb: "threatened(t = …) did not hold (the mover
+                    // can win t next move)".
                     match d.en.split_once(" — ") {
                         Some((call, gloss)) => {
                             format!("{}: {call} did not hold ({gloss})", t.what.en)
