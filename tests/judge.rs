@@ -868,6 +868,39 @@ fn an_english_reason_names_the_arguments_its_gloss_speaks_of() {
     );
 }
 
+/// `checks-win` asks `check_gain(mover)` twice (24.3: more than nothing,
+/// and more than any capture); its trace notes the same fact each time, and
+/// the explanation prints it once under each step. Seed 003, 图2, move 1:
+/// once after the move and once before it.
+#[test]
+fn a_fact_asked_twice_under_one_step_is_explained_once() {
+    let book = edition("2011");
+    let case = Case::load_all(Path::new("cases/s3-2.toml"))
+        .unwrap()
+        .remove(0);
+    let explained = judge_cycle(
+        &book,
+        qili::cli::judge::prepare(&case).unwrap(),
+        Options {
+            explain: true,
+            ..Options::default()
+        },
+    );
+    let text = to_text(&book, &explained, false, true);
+    let fact = "red wins material starting with a check (h8h9 h5h9 g9h9), net +5";
+    assert_eq!(text.matches(fact).count(), 2, "{text}");
+    let trace_notes: usize = explained.moves[0]
+        .trace
+        .iter()
+        .map(|t| notes_of(t, fact))
+        .sum();
+    assert_eq!(trace_notes, 4);
+}
+
+fn notes_of(t: &qili::judge::Trace, what: &str) -> usize {
+    usize::from(t.what.en == what) + t.children.iter().map(|c| notes_of(c, what)).sum::<usize>()
+}
+
 fn size(t: &qili::judge::Trace) -> usize {
     1 + t.children.iter().map(size).sum::<usize>()
 }

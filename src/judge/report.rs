@@ -510,7 +510,17 @@ fn render_trace(s: &mut String, t: &Trace, depth: usize, zh: bool) {
         "  ".repeat(depth),
         t.what.get(zh)
     ));
+    // A fact found twice under one step (a primitive the definition asks
+    // twice, as `check_gain(mover) > 0 and check_gain(mover) > …`) is
+    // printed once.
+    let mut facts: Vec<(&Text, Option<bool>)> = Vec::new();
     for c in &t.children {
+        if c.step == Step::Fact && c.children.is_empty() {
+            if facts.contains(&(&c.what, c.holds)) {
+                continue;
+            }
+            facts.push((&c.what, c.holds));
+        }
         render_trace(s, c, depth + 1, zh);
     }
 }
