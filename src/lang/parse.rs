@@ -994,30 +994,78 @@ pub struct SyntaxError {
     pub line: usize,
     pub column: usize,
     pub span: Span,
-    pub expected: Vec<&'static str>,
+    pub expected: Vec<std::borrow::Cow<'static, str>>,
     pub found: String,
     source: NamedSource<String>,
 }
 
+/// Where the parse got furthest and the literal tokens it wanted there
+/// (`{`, `:`, `=>` …), from pest's detailed attempts. pest's plain error
+/// names only rules, at the start of the rule that failed: for
+/// `edition "x" extends …` that is the `edition` at column 1, not the
+/// missing `{` after the name. The details cost time on every parse, so
+/// they are asked for only again, for a file that failed. (pest keeps the
+/// switch in one process-wide flag: it is left off afterwards, as pest
+/// starts; another thread's parse meanwhile only records more than usual.)
+fn deepest_attempt(text: &str) -> Option<(usize, Vec<String>)> {
+    pest::set_error_detail(true);
+    let again = QiliParser::parse(Rule::file, text);
+    pest::set_error_detail(false);
+    let attempts = again.err()?.parse_attempts()?;
+    let tokens: Vec<String> = attempts
+        .expected_tokens()
+        .into_iter()
+        .map(|t| t.to_string())
+        // Literals only: not a character range (`a..z`), a built-in rule,
+        // blanks or the comment sign.
+        .filter(|t| {
+            let range = t.chars().count() == 4 && t.chars().skip(1).take(2).all(|c| c == '.');
+            !range && t != "BUILTIN_RULE" && t != "#" && !t.trim().is_empty()
+        })
+        .map(|t| format!("`{t}`"))
+        .collect();
+    Some((attempts.max_position, tokens))
+}
+
 impl SyntaxError {
     fn from_pest(source: &Source, e: &pest::error::Error<Rule>) -> SyntaxError {
-        let pos = match e.location {
+        let text = source.text.as_str();
+        let mut pos = match e.location {
             pest::error::InputLocation::Pos(p) => p,
             pest::error::InputLocation::Span((s, _)) => s,
         };
-        let mut expected: Vec<&'static str> = match &e.variant {
-            pest::error::ErrorVariant::ParsingError { positives, .. } => {
-                positives.iter().filter_map(|r| rule_name(*r)).collect()
-            }
+        let mut expected: Vec<std::borrow::Cow<'static, str>> = match &e.variant {
+            pest::error::ErrorVariant::ParsingError { positives, .. } => positives
+                .iter()
+                .filter_map(|r| rule_name(*r))
+                .map(std::borrow::Cow::Borrowed)
+                .collect(),
             pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
         };
+        // A literal the parse wanted further on says more than the rule
+        // that failed back at its start.
+        // Not when the parse was only inside a word (a name that could go
+        // on with `-` or `_`): the rule's name says more there.
+        if let Some((deeper, tokens)) = deepest_attempt(text) {
+            let inside_word = tokens.iter().all(|t| {
+                let inner = t.trim_matches('`');
+                inner.chars().count() == 1
+                    && inner
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+            });
+            if deeper > pos && !inside_word {
+                pos = deeper;
+                expected = tokens.into_iter().map(std::borrow::Cow::Owned).collect();
+            }
+        }
         expected.sort_unstable();
         expected.dedup();
-        let text = source.text.as_str();
         let found_char = text.get(pos..).and_then(|t| t.chars().next());
         let len = found_char.map_or(0, char::len_utf8);
         let found = match found_char {
             None => "the end of the file".to_string(),
+            Some('\n' | '\r') => "the end of the line".to_string(),
             Some(_) => {
                 let word: String = text
                     .get(pos..)
@@ -1048,7 +1096,7 @@ impl SyntaxError {
             line,
             column,
             span,
-            expected: vec!["a construct the tree builder knows (please report this file)"],
+            expected: vec!["a construct the tree builder knows (please report this file)".into()],
             found: "something the grammar accepted but qili cannot build".into(),
             source: source.named(),
         }
@@ -1067,7 +1115,8 @@ impl SyntaxError {
                 _ => {
                     "at most 500 `exists`, `forall`, `if`, `count`, `before` or `after` in one file"
                 }
-            }],
+            }
+            .into()],
             found: format!("{what} nested deeper than qili reads"),
             source: source.named(),
         }
@@ -1080,7 +1129,7 @@ impl SyntaxError {
             line,
             column,
             span,
-            expected: vec!["a number up to 9223372036854775807"],
+            expected: vec!["a number up to 9223372036854775807".into()],
             found: "a number too large".into(),
             source: source.named(),
         }
@@ -1131,10 +1180,10 @@ impl Diagnostic for SyntaxError {
     }
 }
 
-fn join_or(items: &[&str]) -> String {
+fn join_or(items: &[std::borrow::Cow<'static, str>]) -> String {
     match items {
         [] => String::new(),
-        [one] => (*one).to_string(),
+        [one] => one.to_string(),
         [rest @ .., last] => format!("{} or {}", rest.join(", "), last),
     }
 }
