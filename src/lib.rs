@@ -8,6 +8,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod diagnostic;
 pub mod judge;
 pub mod lang;
 pub mod notation;

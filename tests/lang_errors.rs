@@ -122,6 +122,48 @@ fn every_broken_rules_file_gets_its_diagnostic() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// A syntax error's message says `at file:line:column`; the report's
+/// header says it again, and both count columns in characters, as an editor
+/// does (the fixtures' lines hold Chinese names such as 将, three bytes
+/// each). Several fixtures have such a character before the error.
+#[test]
+fn a_syntax_errors_message_and_header_name_the_same_column() {
+    let mut compared = 0;
+    let mut after_chinese = 0;
+    for path in fixtures() {
+        let f = load(&path);
+        let (_, rendered) = diagnose(&f);
+        let Some(at) = rendered
+            .split(" at ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .filter(|w| w.contains(".qili:"))
+        else {
+            continue;
+        };
+        let header = rendered
+            .split("╭─[")
+            .nth(1)
+            .and_then(|r| r.split(']').next())
+            .unwrap();
+        assert_eq!(at, header, "{}\n{rendered}", f.stem);
+        compared += 1;
+        // Count the errors in the fixture's own text (not a parent's) that
+        // stand after a Chinese character on their line.
+        let mut parts = at.rsplitn(3, ':');
+        let column: usize = parts.next().unwrap().parse().unwrap();
+        let line: usize = parts.next().unwrap().parse().unwrap();
+        if parts.next() == Some(f.source.name.as_str()) {
+            let text = f.source.text.lines().nth(line - 1).unwrap_or("");
+            if text.chars().take(column - 1).any(|c| !c.is_ascii()) {
+                after_chinese += 1;
+            }
+        }
+    }
+    assert!(compared >= 5, "{compared}");
+    assert!(after_chinese >= 1, "{after_chinese}");
+}
+
 /// Every code the checks can give is shown by at least one fixture.
 #[test]
 fn the_corpus_covers_every_check() {

@@ -8,7 +8,9 @@
 use std::fmt;
 use std::ops::Range;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use miette::{Diagnostic, LabeledSpan, SourceCode};
+
+use crate::diagnostic::SourceText;
 
 use super::position::{Position, Setup, SetupError};
 use super::types::{Color, File, Piece, Rank, Square};
@@ -380,7 +382,7 @@ pub enum FenProblemKind {
 pub struct FenError {
     pub fen: String,
     pub problems: Vec<FenProblem>,
-    source: NamedSource<String>,
+    source: SourceText,
 }
 
 impl FenError {
@@ -462,6 +464,6 @@ impl Diagnostic for FenProblem {
 }
 
 /// The FEN as a named source, for callers that build their own reports.
-pub fn named_source(fen: &str) -> NamedSource<String> {
-    NamedSource::new("fen", fen.to_string())
+pub fn named_source(fen: &str) -> SourceText {
+    SourceText::new("fen", fen.to_string())
 }

@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
+use miette::{Diagnostic, SourceSpan};
+
+use crate::diagnostic::SourceText;
 use serde::Deserialize;
 
 use super::program::Outcome;
@@ -82,7 +84,7 @@ pub enum CaseError {
     Format {
         message: String,
         #[source_code]
-        src: NamedSource<String>,
+        src: SourceText,
         #[label("here")]
         at: Option<SourceSpan>,
     },
@@ -94,7 +96,7 @@ pub enum CaseError {
     Outcome {
         found: String,
         #[source_code]
-        src: NamedSource<String>,
+        src: SourceText,
         #[label("not an outcome")]
         at: Option<SourceSpan>,
     },
@@ -131,7 +133,7 @@ impl Case {
             let peer: PeerCase = serde_json::from_str(line).map_err(|e| CaseError::Format {
                 message: format!("line {}: {e}", i + 1),
                 at: Some((start, line.trim_end().len()).into()),
-                src: NamedSource::new(name, text.to_string()),
+                src: SourceText::new(name, text.to_string()),
             })?;
             let outcome = match peer.loser.as_deref() {
                 None => "draw",
@@ -143,7 +145,7 @@ impl Case {
                         at: line
                             .find(&format!("\"{other}\""))
                             .map(|j| (start + j, other.len() + 2).into()),
-                        src: NamedSource::new(name, text.to_string()),
+                        src: SourceText::new(name, text.to_string()),
                     })
                 }
             };
@@ -181,7 +183,7 @@ impl Case {
         let case: Case = toml::from_str(text).map_err(|e| CaseError::Format {
             message: e.message().to_string(),
             at: e.span().map(|s| (s.start, s.len()).into()),
-            src: NamedSource::new(name, text.to_string()),
+            src: SourceText::new(name, text.to_string()),
         })?;
         for e in &case.expect {
             if parse_outcome(&e.outcome).is_none() {
@@ -189,7 +191,7 @@ impl Case {
                 return Err(CaseError::Outcome {
                     found: e.outcome.clone(),
                     at: text.find(&quoted).map(|i| (i, quoted.len()).into()),
-                    src: NamedSource::new(name, text.to_string()),
+                    src: SourceText::new(name, text.to_string()),
                 });
             }
         }

@@ -6,7 +6,9 @@
 //! the final position and the previous time that same position (placement
 //! and side to move) stood on the board.
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
+use miette::{Diagnostic, SourceSpan};
+
+use crate::diagnostic::SourceText;
 
 use crate::board::{Move, Position};
 
@@ -39,7 +41,7 @@ pub enum CycleError {
         moves: usize,
         closest: String,
         #[source_code]
-        src: NamedSource<String>,
+        src: SourceText,
         #[label("the line ends here, in a position not seen before")]
         end: SourceSpan,
     },
@@ -76,7 +78,7 @@ pub fn last_cycle(start: &Position, moves: &[Move], text: &str) -> Result<Cycle,
             Err(CycleError::NoRepetition {
                 moves: moves.len(),
                 closest,
-                src: NamedSource::new("moves", text.to_string()),
+                src: SourceText::new("moves", text.to_string()),
                 end: (end, trimmed.len().saturating_sub(end)).into(),
             })
         }

@@ -71,7 +71,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use miette::{Diagnostic, LabeledSpan, SourceCode};
+
+use crate::diagnostic::SourceText;
 use pest::iterators::Pair;
 use pest::Parser;
 
@@ -187,7 +189,7 @@ pub struct Changed {
     pub span: Span,
     /// The faulty output, for the bug report.
     pub formatted: String,
-    source: NamedSource<String>,
+    source: SourceText,
 }
 
 impl fmt::Display for FmtError {

@@ -9,7 +9,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use miette::{Diagnostic, LabeledSpan, SourceCode};
+
+use crate::diagnostic::SourceText;
 use pest::iterators::Pair;
 use pest::Parser;
 
@@ -34,8 +36,8 @@ impl Source {
         }
     }
 
-    pub fn named(&self) -> NamedSource<String> {
-        NamedSource::new(self.name.clone(), self.text.as_str().to_string())
+    pub fn named(&self) -> SourceText {
+        SourceText::new(self.name.clone(), self.text.as_str().to_string())
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -996,7 +998,7 @@ pub struct SyntaxError {
     pub span: Span,
     pub expected: Vec<std::borrow::Cow<'static, str>>,
     pub found: String,
-    source: NamedSource<String>,
+    source: SourceText,
 }
 
 /// Where the parse got furthest and the literal tokens it wanted there

@@ -19,7 +19,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use miette::{Diagnostic, LabeledSpan, SourceCode};
+
+use crate::diagnostic::SourceText;
 
 use super::ast::{Amend, Item, ItemKind, Rulebook, Span};
 use super::parse::{parse, Source, SyntaxError};
@@ -372,7 +374,7 @@ pub struct Place {
     pub column: usize,
     pub span: Span,
     pub label: String,
-    source: NamedSource<String>,
+    source: SourceText,
 }
 
 impl Place {

@@ -8,7 +8,9 @@
 use std::fmt;
 use std::ops::Range;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use miette::{Diagnostic, LabeledSpan, SourceCode};
+
+use crate::diagnostic::SourceText;
 
 use crate::board::{Color, IllegalMove, Kind, Move};
 
@@ -99,7 +101,7 @@ struct Inner {
     span: Range<usize>,
     move_span: Range<usize>,
     ply: Option<usize>,
-    source: NamedSource<String>,
+    source: SourceText,
 }
 
 impl MoveError {
@@ -124,7 +126,7 @@ impl MoveError {
             span: clamp(problem.span),
             move_span: clamp(move_span),
             ply,
-            source: NamedSource::new(name, text.to_string()),
+            source: SourceText::new(name, text.to_string()),
         }))
     }
 
