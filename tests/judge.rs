@@ -834,14 +834,7 @@ fn the_lean_trace_gives_the_full_traces_reasons() {
 #[test]
 fn an_english_reason_names_the_arguments_its_gloss_speaks_of() {
     let book = edition("2011");
-    let case = Case::load_all(Path::new("cases/s3-2.toml"))
-        .unwrap()
-        .remove(0);
-    let r = judge_cycle(
-        &book,
-        qili::cli::judge::prepare(&case).unwrap(),
-        Options::default(),
-    );
+    let r = rule_case(&book, "cases/s3-2.toml", false);
     let chase = &r.moves[3];
     assert_eq!(chase.nature(&book), "捉");
     let said = reasons(&book, chase);
@@ -853,15 +846,12 @@ fn an_english_reason_names_the_arguments_its_gloss_speaks_of() {
         "{said:?}"
     );
     // The full trace names them too, wherever a definition has parameters.
-    let explained = judge_cycle(
+    let text = to_text(
         &book,
-        qili::cli::judge::prepare(&case).unwrap(),
-        Options {
-            explain: true,
-            ..Options::default()
-        },
+        &rule_case(&book, "cases/s3-2.toml", true),
+        false,
+        true,
     );
-    let text = to_text(&book, &explained, false, true);
     assert!(
         text.contains("wins(a = black rook h5, t = red cannon h8) — a taking t wins material"),
         "{text}"
@@ -875,17 +865,7 @@ fn an_english_reason_names_the_arguments_its_gloss_speaks_of() {
 #[test]
 fn a_fact_asked_twice_under_one_step_is_explained_once() {
     let book = edition("2011");
-    let case = Case::load_all(Path::new("cases/s3-2.toml"))
-        .unwrap()
-        .remove(0);
-    let explained = judge_cycle(
-        &book,
-        qili::cli::judge::prepare(&case).unwrap(),
-        Options {
-            explain: true,
-            ..Options::default()
-        },
-    );
+    let explained = rule_case(&book, "cases/s3-2.toml", true);
     let text = to_text(&book, &explained, false, true);
     let fact = "red wins material starting with a check (h8h9 h5h9 g9h9), net +5";
     assert_eq!(text.matches(fact).count(), 2, "{text}");
@@ -895,6 +875,16 @@ fn a_fact_asked_twice_under_one_step_is_explained_once() {
         .map(|t| notes_of(t, fact))
         .sum();
     assert_eq!(trace_notes, 4);
+}
+
+/// The first case of a case file, ruled under `book` (explained or not).
+fn rule_case(book: &Rulebook, path: &str, explain: bool) -> qili::judge::Ruling {
+    let case = Case::load_all(Path::new(path)).unwrap().remove(0);
+    let options = Options {
+        explain,
+        ..Options::default()
+    };
+    judge_cycle(book, qili::cli::judge::prepare(&case).unwrap(), options)
 }
 
 fn notes_of(t: &qili::judge::Trace, what: &str) -> usize {
