@@ -4,14 +4,13 @@
 use std::path::Path;
 
 use miette::{Diagnostic, SourceSpan};
-
-use crate::diagnostic::SourceText;
 use serde::Deserialize;
 
 use super::program::Outcome;
 use super::report::outcome_id;
 use super::{Rulebook, Ruling};
 use crate::board::Color;
+use crate::diagnostic::SourceText;
 
 /// One case file.
 #[derive(Clone, Debug, Deserialize)]

@@ -8,9 +8,8 @@
 
 use miette::{Diagnostic, SourceSpan};
 
-use crate::diagnostic::SourceText;
-
 use crate::board::{Move, Position};
+use crate::diagnostic::SourceText;
 
 /// The cycle to judge.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -72,10 +72,10 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use miette::{Diagnostic, LabeledSpan, SourceCode};
-
-use crate::diagnostic::SourceText;
 use pest::iterators::Pair;
 use pest::Parser;
+
+use crate::diagnostic::SourceText;
 
 use super::ast::*;
 use super::parse::{parse, Source, SyntaxError};

@@ -6,14 +6,15 @@
 //! and column — [`SyntaxError`] does that, with every grammar rule given a
 //! human name in [`rule_name`].
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
 use miette::{Diagnostic, LabeledSpan, SourceCode};
-
-use crate::diagnostic::SourceText;
 use pest::iterators::Pair;
 use pest::Parser;
+
+use crate::diagnostic::SourceText;
 
 use super::ast::*;
 
@@ -996,7 +997,7 @@ pub struct SyntaxError {
     pub line: usize,
     pub column: usize,
     pub span: Span,
-    pub expected: Vec<std::borrow::Cow<'static, str>>,
+    pub expected: Vec<Cow<'static, str>>,
     pub found: String,
     source: SourceText,
 }
@@ -1036,18 +1037,18 @@ impl SyntaxError {
             pest::error::InputLocation::Pos(p) => p,
             pest::error::InputLocation::Span((s, _)) => s,
         };
-        let mut expected: Vec<std::borrow::Cow<'static, str>> = match &e.variant {
+        let mut expected: Vec<Cow<'static, str>> = match &e.variant {
             pest::error::ErrorVariant::ParsingError { positives, .. } => positives
                 .iter()
                 .filter_map(|r| rule_name(*r))
-                .map(std::borrow::Cow::Borrowed)
+                .map(Cow::Borrowed)
                 .collect(),
             pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
         };
         // A literal the parse wanted further on says more than the rule
-        // that failed back at its start.
-        // Not when the parse was only inside a word (a name that could go
-        // on with `-` or `_`): the rule's name says more there.
+        // that failed back at its start; not when the parse was only inside
+        // a word (a name that could go on with `-` or `_`), where the rule's
+        // name says more.
         if let Some((deeper, tokens)) = deepest_attempt(text) {
             let inside_word = tokens.iter().all(|t| {
                 let inner = t.trim_matches('`');
@@ -1058,7 +1059,7 @@ impl SyntaxError {
             });
             if deeper > pos && !inside_word {
                 pos = deeper;
-                expected = tokens.into_iter().map(std::borrow::Cow::Owned).collect();
+                expected = tokens.into_iter().map(Cow::Owned).collect();
             }
         }
         expected.sort_unstable();
@@ -1182,7 +1183,7 @@ impl Diagnostic for SyntaxError {
     }
 }
 
-fn join_or(items: &[std::borrow::Cow<'static, str>]) -> String {
+fn join_or(items: &[Cow<'static, str>]) -> String {
     match items {
         [] => String::new(),
         [one] => one.to_string(),

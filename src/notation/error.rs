@@ -10,9 +10,8 @@ use std::ops::Range;
 
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 
-use crate::diagnostic::SourceText;
-
 use crate::board::{Color, IllegalMove, Kind, Move};
+use crate::diagnostic::SourceText;
 
 /// What went wrong, with the facts a caller may want to act on.
 #[derive(Clone, Debug, PartialEq, Eq)]
