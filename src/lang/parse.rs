@@ -999,6 +999,8 @@ pub struct SyntaxError {
     pub span: Span,
     pub expected: Vec<Cow<'static, str>>,
     pub found: String,
+    /// The keyword found where a name was expected, if that is the error.
+    pub reserved: Option<String>,
     source: SourceText,
 }
 
@@ -1064,21 +1066,29 @@ impl SyntaxError {
         }
         expected.sort_unstable();
         expected.dedup();
-        let found_char = text.get(pos..).and_then(|t| t.chars().next());
-        let len = found_char.map_or(0, char::len_utf8);
+        let rest = text.get(pos..).unwrap_or("");
+        let found_char = rest.chars().next();
+        let is_name_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+        // A name is shown (and underlined) whole; anything else up to the
+        // next blank.
+        let word: String = match found_char {
+            Some(c) if is_name_char(c) => rest.chars().take_while(|&c| is_name_char(c)).collect(),
+            _ => rest.chars().take_while(|c| !c.is_whitespace()).collect(),
+        };
+        let word: String = word.chars().take(20).collect();
         let found = match found_char {
             None => "the end of the file".to_string(),
             Some('\n' | '\r') => "the end of the line".to_string(),
-            Some(_) => {
-                let word: String = text
-                    .get(pos..)
-                    .unwrap_or("")
-                    .chars()
-                    .take_while(|c| !c.is_whitespace())
-                    .take(20)
-                    .collect();
-                format!("`{word}`")
-            }
+            Some(_) => format!("`{word}`"),
+        };
+        // A keyword where a name belongs (`define count(…)`): say so.
+        let reserved = (expected.iter().any(|e| e == "a name")
+            && QiliParser::parse(Rule::keyword, &word)
+                .is_ok_and(|mut p| p.next().is_some_and(|k| k.as_str() == word)))
+        .then(|| word.clone());
+        let len = match (&reserved, found_char) {
+            (Some(w), _) => w.len(),
+            (None, c) => c.map_or(0, char::len_utf8),
         };
         let (line, column) = source.line_col(pos);
         SyntaxError {
@@ -1088,6 +1098,7 @@ impl SyntaxError {
             span: Span::new(pos, pos + len),
             expected,
             found,
+            reserved,
             source: source.named(),
         }
     }
@@ -1101,6 +1112,7 @@ impl SyntaxError {
             span,
             expected: vec!["a construct the tree builder knows (please report this file)".into()],
             found: "something the grammar accepted but qili cannot build".into(),
+            reserved: None,
             source: source.named(),
         }
     }
@@ -1121,6 +1133,7 @@ impl SyntaxError {
             }
             .into()],
             found: format!("{what} nested deeper than qili reads"),
+            reserved: None,
             source: source.named(),
         }
     }
@@ -1134,6 +1147,7 @@ impl SyntaxError {
             span,
             expected: vec!["a number up to 9223372036854775807".into()],
             found: "a number too large".into(),
+            reserved: None,
             source: source.named(),
         }
     }
@@ -1161,6 +1175,12 @@ impl Diagnostic for SyntaxError {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        if let Some(w) = &self.reserved {
+            return Some(Box::new(format!(
+                "`{w}` is a keyword of the rules language; choose another name, \
+                 such as `{w}-of`"
+            )));
+        }
         if self.expected.is_empty() {
             return None;
         }
@@ -1173,6 +1193,7 @@ impl Diagnostic for SyntaxError {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let label = match self.expected.as_slice() {
+            _ if self.reserved.is_some() => "a keyword, where a name was expected".to_string(),
             [] => "unexpected here".to_string(),
             [one] => format!("expected {one}"),
             many => format!("expected one of {} things", many.len()),
