@@ -14,6 +14,20 @@ const STACK: usize = 256 << 20;
 
 fn main() -> miette::Result<()> {
     let cli = qili::cli::Cli::parse();
+    let json = cli.json_output();
+    let result = run(cli);
+    match result {
+        // A script that asked for JSON reads its errors as JSON, on stderr,
+        // with the usual non-zero exit.
+        Err(report) if json => {
+            eprintln!("{}", qili::cli::error_json(&report));
+            std::process::exit(1)
+        }
+        other => other,
+    }
+}
+
+fn run(cli: qili::cli::Cli) -> miette::Result<()> {
     match std::thread::Builder::new()
         .stack_size(STACK)
         .spawn(move || qili::cli::run(cli))

@@ -394,3 +394,41 @@ fn a_rules_file_that_does_not_load_fails_its_cases_instead_of_skipping_them() {
     );
     assert!(!out.contains("SKIP S3-1 [2011]"), "{out}");
 }
+
+/// A script that asks for JSON reads a failure as JSON too: an illegal
+/// fourth move (the black king cannot step from d8 to d6) gives one JSON
+/// object on stderr with the diagnostic's code and the byte span of the
+/// move in the line, nothing on stdout, and a non-zero exit. Without
+/// `--format json` the same error is the usual text report.
+#[test]
+fn an_error_under_format_json_is_a_json_object_on_stderr() {
+    let line = "车九进一 将4进1 车九退一 将4进2";
+    let args = [
+        "judge",
+        "--rules",
+        "2011",
+        "--fen",
+        "3k5/R8/9/9/9/9/9/9/9/4K4 w",
+        "--moves",
+        line,
+    ];
+    let o = qili(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    let v: serde_json::Value = match serde_json::from_slice(&o.stderr) {
+        Ok(v) => v,
+        Err(e) => panic!("not JSON: {e}: {}", String::from_utf8_lossy(&o.stderr)),
+    };
+    assert_eq!(v["code"], "qili::notation::illegal_move");
+    assert_eq!(v["filename"], "moves");
+    let span = &v["labels"][0]["span"];
+    let at = line.find("将4进2").unwrap();
+    assert_eq!(span["offset"], at);
+    assert_eq!(span["length"], "将4进2".len());
+
+    let o = qili(&args);
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stderr);
+    assert!(text.contains("qili::notation::illegal_move"), "{text}");
+    assert!(serde_json::from_slice::<serde_json::Value>(&o.stderr).is_err());
+}

@@ -49,6 +49,37 @@ pub enum Command {
     Survey(survey::SurveyArgs),
 }
 
+impl Cli {
+    /// Whether the command asked for JSON output (`--format json`). Its
+    /// errors are then JSON too, for the scripts that read it.
+    pub fn json_output(&self) -> bool {
+        use compare::TableFormat as Table;
+        match &self.command {
+            Command::Move(a) => a.format == Format::Json,
+            Command::Judge(a) => a.format == Format::Json,
+            Command::Compare(a) => a.format == Table::Json,
+            Command::Coverage(a) => a.format == Table::Json,
+            Command::Survey(a) => a.format == Table::Json,
+            Command::Diff(a) => a.format == Table::Json,
+            _ => false,
+        }
+    }
+}
+
+/// An error as one line of JSON (miette's JSON report: `message`, `code`,
+/// `severity`, `help`, `filename`, `labels` with byte `offset` and
+/// `length`, `related`), for a command run with `--format json`.
+pub fn error_json(report: &miette::Report) -> String {
+    let mut out = String::new();
+    if miette::JSONReportHandler::new()
+        .render_report(&mut out, report.as_ref())
+        .is_err()
+    {
+        out = serde_json::json!({ "message": report.to_string() }).to_string();
+    }
+    out
+}
+
 /// Output format shared by the subcommands that have a machine-readable form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum Format {
