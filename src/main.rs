@@ -27,6 +27,7 @@ fn main() -> miette::Result<()> {
     }
 }
 
+/// The command, on a thread with [`STACK`] of stack.
 fn run(cli: qili::cli::Cli) -> miette::Result<()> {
     match std::thread::Builder::new()
         .stack_size(STACK)
