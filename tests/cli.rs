@@ -432,3 +432,33 @@ fn an_error_under_format_json_is_a_json_object_on_stderr() {
     assert!(text.contains("qili::notation::illegal_move"), "{text}");
     assert!(serde_json::from_slice::<serde_json::Value>(&o.stderr).is_err());
 }
+
+/// `qili check --format json`, as an editor would call it: a broken file
+/// (a keyword used as a definition's name, line 4, column 8) and a clean
+/// edition give one document with each file's counts and diagnostics; the
+/// run fails, and says so as JSON on stderr.
+#[test]
+fn check_json_lists_each_files_diagnostics() {
+    let broken = "tests/lang_errors/parse_keyword_as_name.qili";
+    let o = qili(&["check", broken, "rules/2011.qili", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = match serde_json::from_slice(&o.stdout) {
+        Ok(v) => v,
+        Err(e) => panic!("not JSON: {e}: {}", stdout(&o)),
+    };
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2);
+    assert_eq!(files[0]["file"], broken);
+    assert_eq!(files[0]["errors"], 1);
+    let d = &files[0]["diagnostics"][0];
+    assert_eq!(d["code"], "qili::parse::syntax");
+    assert_eq!(d["severity"], "error");
+    let text = std::fs::read_to_string(broken).unwrap();
+    let line4 = text.lines().take(3).map(|l| l.len() + 1).sum::<usize>();
+    assert_eq!(d["labels"][0]["span"]["offset"], line4 + 7);
+    assert_eq!(d["labels"][0]["span"]["length"], "count".len());
+    assert_eq!(files[1]["errors"], 0);
+    assert_eq!(files[1]["diagnostics"], serde_json::json!([]));
+    let e: serde_json::Value = serde_json::from_slice(&o.stderr).unwrap();
+    assert_eq!(e["code"], "qili::check::failed");
+}

@@ -24,6 +24,12 @@ pub struct CheckArgs {
     /// where they may be used and the rule concept each serves.
     #[arg(long)]
     pub primitives: bool,
+    /// `json`: one document on stdout, `{"files":[{"file","errors",
+    /// "warnings","diagnostics":[…]}]}`, each diagnostic miette's JSON
+    /// report (for editors and scripts); text diagnostics otherwise go to
+    /// stderr.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: super::Format,
 }
 
 /// What checking one file came to.
@@ -138,21 +144,60 @@ pub fn primitives_table() -> String {
     text
 }
 
-/// Checks every file: diagnostics go to stderr, summaries to `out`.
+/// A file's outcome as JSON: its counts and every diagnostic as miette's
+/// JSON report.
+fn outcome_json(path: &Path, outcome: &Outcome) -> serde_json::Value {
+    let diagnostics: Vec<serde_json::Value> = outcome
+        .diagnostics()
+        .into_iter()
+        .map(|d| {
+            let mut text = String::new();
+            let rendered = miette::JSONReportHandler::new().render_report(&mut text, d);
+            match rendered
+                .ok()
+                .and_then(|()| serde_json::from_str(&text).ok())
+            {
+                Some(v) => v,
+                None => serde_json::json!({ "message": d.to_string() }),
+            }
+        })
+        .collect();
+    serde_json::json!({
+        "file": path.display().to_string(),
+        "errors": outcome.errors(),
+        "warnings": outcome.warnings(),
+        "diagnostics": diagnostics,
+    })
+}
+
+/// Checks every file: diagnostics go to stderr, summaries to `out`; with
+/// `--format json`, one document to `out` instead.
 pub fn run(args: &CheckArgs, out: &mut dyn std::io::Write) -> Result<()> {
-    if args.primitives {
+    let json = args.format == super::Format::Json;
+    if args.primitives && !json {
         super::emit(out, &primitives_table())?;
     }
     let mut failed = 0;
+    let mut files = Vec::new();
     for path in &args.files {
         let outcome = check_file(path, &args.rules);
-        for d in outcome.diagnostics() {
-            eprint!("{}", render(d));
+        if json {
+            files.push(outcome_json(path, &outcome));
+        } else {
+            for d in outcome.diagnostics() {
+                eprint!("{}", render(d));
+            }
+            super::emit(out, &format!("{}\n", summary(path, &outcome)))?;
         }
-        super::emit(out, &format!("{}\n", summary(path, &outcome)))?;
         if outcome.errors() > 0 {
             failed += 1;
         }
+    }
+    if json {
+        let doc = serde_json::json!({ "files": files });
+        let text = serde_json::to_string_pretty(&doc)
+            .map_err(|e| miette::miette!(code = "qili::io", "cannot write the JSON: {e}"))?;
+        super::emit(out, &format!("{text}\n"))?;
     }
     if failed > 0 {
         return Err(miette::miette!(

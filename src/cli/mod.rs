@@ -55,6 +55,7 @@ impl Cli {
     pub fn json_output(&self) -> bool {
         use compare::TableFormat as Table;
         match &self.command {
+            Command::Check(a) => a.format == Format::Json,
             Command::Move(a) => a.format == Format::Json,
             Command::Judge(a) => a.format == Format::Json,
             Command::Compare(a) => a.format == Table::Json,
