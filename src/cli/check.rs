@@ -27,7 +27,7 @@ pub struct CheckArgs {
     /// `json`: one document on stdout, `{"files":[{"file","errors",
     /// "warnings","diagnostics":[…]}]}`, each diagnostic miette's JSON
     /// report (for editors and scripts); text diagnostics otherwise go to
-    /// stderr.
+    /// stderr. The `--primitives` table is text only, left out of JSON.
     #[arg(long, value_enum, default_value_t)]
     pub format: super::Format,
 }
