@@ -1009,13 +1009,20 @@ pub struct SyntaxError {
 /// names only rules, at the start of the rule that failed: for
 /// `edition "x" extends …` that is the `edition` at column 1, not the
 /// missing `{` after the name. The details cost time on every parse, so
-/// they are asked for only again, for a file that failed. (pest keeps the
-/// switch in one process-wide flag: it is left off afterwards, as pest
-/// starts; another thread's parse meanwhile only records more than usual.)
+/// they are asked for only again, for a file that failed. pest keeps the
+/// switch in one process-wide flag, left off afterwards as pest starts.
+/// Two threads doing this at once would turn it off under each other, and
+/// the same broken file would be reported two ways: a lock makes them take
+/// turns. (Another thread's ordinary parse meanwhile only records more.)
 fn deepest_attempt(text: &str) -> Option<(usize, Vec<String>)> {
+    static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let turn = DETAIL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     pest::set_error_detail(true);
     let again = QiliParser::parse(Rule::file, text);
     pest::set_error_detail(false);
+    drop(turn);
     let attempts = again.err()?.parse_attempts()?;
     let tokens: Vec<String> = attempts
         .expected_tokens()
