@@ -402,16 +402,11 @@ fn a_rules_file_that_does_not_load_fails_its_cases_instead_of_skipping_them() {
 /// `--format json` the same error is the usual text report.
 #[test]
 fn an_error_under_format_json_is_a_json_object_on_stderr() {
+    // PERPETUAL_CHECK's position, with the king's last step made illegal.
     let line = "车九进一 将4进1 车九退一 将4进2";
-    let args = [
-        "judge",
-        "--rules",
-        "2011",
-        "--fen",
-        "3k5/R8/9/9/9/9/9/9/9/4K4 w",
-        "--moves",
-        line,
-    ];
+    let (moves, before) = PERPETUAL_CHECK.split_last().unwrap();
+    assert!(moves.starts_with("车九进一 将4进1 车九退一"));
+    let args = [before, &[line]].concat();
     let o = qili(&[&args[..], &["--format", "json"]].concat());
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
