@@ -2,7 +2,8 @@
 //! result with its reasons, hand the JSON to a GUI, or see where the
 //! ruling's time went.
 //!
-//! `cargo run --example judge` (from the project root, where `rules/` is).
+//! `cargo run --example judge` (from anywhere: the edition is the one built
+//! into the library).
 //!
 //! The position: a lone red rook checks the black king along the 8th and
 //! 9th ranks while the king steps between d9 and d8. Under the 2011 rules
@@ -13,9 +14,11 @@ use qili::judge::report::{reasons, to_json, wording};
 use qili::judge::{judge_line, Options, Outcome, Rulebook};
 
 fn main() -> miette::Result<()> {
-    // An edition from rules/ by id; `Rulebook::from_text_in` takes a
-    // draft's text instead, `from_texts` a text with its parents in memory.
-    let book = Rulebook::from_folder("2011", "rules")?;
+    // An edition built into the library, by id: no file is read.
+    // `Rulebook::from_folder` reads a folder of editions first (a
+    // committee's edited copy), `from_text_in` a draft's text, `from_texts`
+    // a text with its parents in memory.
+    let book = Rulebook::bundled("2011")?;
     let start = parse_fen("3k5/R8/9/9/9/9/9/9/9/4K4 w")?;
     // Any notation the core reads: ICCS here, Chinese or WXF as well. A
     // longer line is fine too: the last cycle in it is judged.

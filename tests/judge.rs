@@ -20,6 +20,7 @@ use qili::judge::case::{compare, Case};
 use qili::judge::profile::StepKind;
 use qili::judge::report::{outcome_id, reasons, to_json, to_text};
 use qili::judge::{judge_cycle, judge_line, Options, Outcome, Rulebook};
+use qili::lang::resolve::BUNDLED;
 
 fn edition(id: &str) -> Rulebook {
     Rulebook::from_folder(id, "rules").unwrap()
@@ -52,6 +53,52 @@ fn a_lone_perpetual_check_must_change() {
     assert_eq!(r.sides[1].summary.zh, "两闲");
     assert_eq!(r.sides[0].forbidden, Some(true));
     assert_eq!(r.sides[1].forbidden, Some(false));
+}
+
+/// The editions built into the program are the files of `rules/`, all of
+/// them (an edition added to the folder and not to `BUNDLED` fails here),
+/// and a built-in rulebook rules as the folder's does: 26.2's lone
+/// perpetual check must change.
+#[test]
+fn every_rules_file_is_built_in_and_rules_as_the_file_does() {
+    let mut ids: Vec<String> = std::fs::read_dir("rules")
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".qili").map(str::to_string)
+        })
+        .collect();
+    ids.sort();
+    let mut bundled: Vec<&str> = BUNDLED.iter().map(|(id, _)| *id).collect();
+    bundled.sort_unstable();
+    assert_eq!(ids, bundled);
+    for (id, text) in BUNDLED {
+        let file = std::fs::read_to_string(format!("rules/{id}.qili")).unwrap();
+        assert!(file == text, "{id}: the built-in text is not the file's");
+    }
+
+    let book = Rulebook::bundled("2011").unwrap();
+    let files: Vec<&str> = book
+        .resolved
+        .chain
+        .iter()
+        .map(|l| l.source.name.as_str())
+        .collect();
+    assert_eq!(
+        files,
+        ["<built-in>/2011-trial.qili", "<built-in>/2011.qili"]
+    );
+    let r = rule(&book, "3k5/R8/9/9/9/9/9/9/9/4K4 w", "a8a9 d9d8 a9a8 d8d9");
+    assert_eq!(natures(&book, &r), ["将", "闲", "将", "闲"]);
+    assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
+
+    let err = Rulebook::bundled("2O11").unwrap_err();
+    assert_eq!(
+        err.code().map(|c| c.to_string()).as_deref(),
+        Some("qili::rules::unknown_edition")
+    );
+    let help = err.help().map(|h| h.to_string()).unwrap_or_default();
+    assert!(help.contains("`2011`"), "{help}");
 }
 
 /// 24.8 and 26.4: horses going out and back attack nothing; both sides are

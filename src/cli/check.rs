@@ -9,7 +9,7 @@ use miette::{Diagnostic, GraphicalReportHandler, Result};
 
 use crate::lang::check::{check, Report};
 use crate::lang::primitives::{self, Scope};
-use crate::lang::resolve::{resolve, Folder, ResolveErrors};
+use crate::lang::resolve::{resolve, ResolveErrors, Shelf};
 use crate::lang::Source;
 
 #[derive(Debug, Args)]
@@ -17,7 +17,8 @@ pub struct CheckArgs {
     /// The rules files to check.
     #[arg(required_unless_present = "primitives", num_args = 1..)]
     pub files: Vec<PathBuf>,
-    /// Where editions named by `extends "id"` are found, as `<id>.qili`.
+    /// Where editions named by `extends "id"` are found, as `<id>.qili`;
+    /// those it does not hold come from the editions built into qili.
     #[arg(long, default_value = "rules")]
     pub rules: PathBuf,
     /// Print the board primitives a rules file can call, with their types,
@@ -84,11 +85,7 @@ pub fn check_file(path: &Path, rules: &Path) -> Outcome {
         }
     };
     let source = Source::new(path.display().to_string(), text);
-    match resolve(
-        source,
-        Some(path.to_path_buf()),
-        &Folder(rules.to_path_buf()),
-    ) {
+    match resolve(source, Some(path.to_path_buf()), &Shelf::new(rules)) {
         Ok(resolved) => Outcome::Checked(check(&resolved)),
         Err(e) => Outcome::Unresolved(e),
     }
@@ -174,6 +171,7 @@ fn outcome_json(path: &Path, outcome: &Outcome) -> serde_json::Value {
 /// `--format json`, one document to `out` instead.
 pub fn run(args: &CheckArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let json = args.format == super::Format::Json;
+    crate::judge::shelf(&args.rules)?;
     if args.primitives && !json {
         super::emit(out, &primitives_table())?;
     }

@@ -34,6 +34,8 @@ pub struct CompareArgs {
     /// The rulebooks, comma-separated: edition ids from the rules folder or paths.
     #[arg(long, value_delimiter = ',', required = true)]
     pub rules: Vec<String>,
+    /// Where editions named by id are looked up; the editions built into
+    /// qili answer for any it does not hold.
     #[arg(long, default_value = "rules")]
     pub rules_dir: PathBuf,
     /// The position the moves start from (UCCI FEN).
@@ -427,6 +429,8 @@ pub struct CoverageArgs {
     /// The rulebook: an edition id from the rules folder, or a path.
     #[arg(long, default_value = "2011")]
     pub rules: String,
+    /// Where editions named by id are looked up; the editions built into
+    /// qili answer for any it does not hold.
     #[arg(long, default_value = "rules")]
     pub rules_dir: PathBuf,
     /// Case files or folders (default: cases).

@@ -21,7 +21,8 @@ pub fn load(arg: &str, rules: &Path) -> Result<Resolved> {
 pub struct ExplainArgs {
     /// A rules file, or an edition id from the rules folder.
     pub rulebook: String,
-    /// Where editions named by id are looked up.
+    /// Where editions named by id are looked up; the editions built into
+    /// qili answer for any it does not hold.
     #[arg(long, default_value = "rules")]
     pub rules: PathBuf,
 }
@@ -37,6 +38,8 @@ pub struct DiffArgs {
     pub left: String,
     /// The newer rulebook.
     pub right: String,
+    /// Where editions named by id are looked up; the editions built into
+    /// qili answer for any it does not hold.
     #[arg(long, default_value = "rules")]
     pub rules: PathBuf,
     /// Also rule every case under both rulebooks (case files or folders) and

@@ -24,6 +24,8 @@ pub struct SurveyArgs {
     /// comma-separated, give one line each side by side (and a JSON array).
     #[arg(long, value_delimiter = ',', default_value = "2011")]
     pub rules: Vec<String>,
+    /// Where editions named by id are looked up; the editions built into
+    /// qili answer for any it does not hold.
     #[arg(long, default_value = "rules")]
     pub rules_dir: PathBuf,
     /// Every pattern, and a line per repetition (by default the 20 most

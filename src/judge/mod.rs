@@ -3,7 +3,7 @@
 //! ```
 //! use qili::judge::{Rulebook, judge_line, Options};
 //!
-//! let book = Rulebook::from_folder("2011", "rules").unwrap();
+//! let book = Rulebook::bundled("2011").unwrap();
 //! // Both horses go out and come back: four idle moves, a draw.
 //! let start = qili::board::parse_fen(qili::board::START_FEN).unwrap();
 //! let ruling = judge_line(&book, &start, "马二进三 马8进7 马三退二 马7退8", Options::default()).unwrap();
@@ -31,7 +31,7 @@ use miette::{miette, Result};
 
 use crate::board::{Color, Move, Position};
 use crate::lang::check::check;
-use crate::lang::resolve::{resolve, Folder, InMemory, Library, Resolved};
+use crate::lang::resolve::{resolve, Bundled, InMemory, Library, Resolved, Shelf};
 use crate::lang::{suggest, Source};
 use crate::notation::{chinese, parse_line};
 pub use cycle::{last_cycle, Cycle, CycleError};
@@ -81,7 +81,9 @@ impl Rulebook {
         Ok(Rulebook { resolved, program })
     }
 
-    /// An edition id from `folder` (`"2011"`) or a path to a `.qili` file.
+    /// An edition id from `folder` (`"2011"`), or from the bundled editions
+    /// if the folder does not hold it, or a path to a `.qili` file (see
+    /// [`resolve_arg`]).
     pub fn from_folder(arg: &str, folder: impl AsRef<Path>) -> Result<Rulebook> {
         let resolved = resolve_arg(arg, folder.as_ref())?;
         Rulebook::from_resolved(resolved)
@@ -95,9 +97,22 @@ impl Rulebook {
         Rulebook::from_resolved(resolved)
     }
 
-    /// A rules file's text with parents from a folder.
+    /// A rules file's text with parents from a folder, and from the
+    /// bundled editions for those the folder does not hold.
     pub fn from_text_in(name: &str, text: &str, folder: impl Into<PathBuf>) -> Result<Rulebook> {
-        Rulebook::from_text(name, text, &Folder(folder.into()))
+        Rulebook::from_text(name, text, &Shelf::new(folder))
+    }
+
+    /// A bundled edition (`"2011"`, `"axf"`, …, see
+    /// [`crate::lang::resolve::BUNDLED`]) from the text compiled into the
+    /// program: no file is read, so a program embedding qili needs no
+    /// `rules/` folder.
+    pub fn bundled(id: &str) -> Result<Rulebook> {
+        let Some((source, path)) = Bundled.find(id) else {
+            return Err(unknown_edition(id, &Bundled.ids()));
+        };
+        let resolved = resolve(source, path, &Bundled).map_err(miette::Report::new)?;
+        Rulebook::from_resolved(resolved)
     }
 
     /// A rules file's text that extends nothing, or only the texts given.
@@ -487,33 +502,56 @@ fn apply(action: &program::Action, before: &[usize], natures: &mut Vec<usize>) -
     natures.as_slice() != before
 }
 
+/// The rules folder the command line reads when none is named.
+pub const DEFAULT_RULES_DIR: &str = "rules";
+
+/// The rules folder `rules`, in front of the bundled editions. Without the
+/// default folder (qili run outside its checkout, or installed) the
+/// bundled editions alone answer; a folder named on purpose must exist, so
+/// that a mistyped one does not quietly give the bundled texts instead.
+pub fn shelf(rules: &Path) -> Result<Shelf> {
+    if rules != Path::new(DEFAULT_RULES_DIR) && !rules.is_dir() {
+        return Err(miette!(
+            code = "qili::rules::no_folder",
+            help = "name an existing folder of `.qili` files, or leave the option out: qili then \
+                    reads the folder `rules` where there is one, and its built-in editions",
+            "no rules folder `{}`",
+            rules.display()
+        ));
+    }
+    Ok(Shelf::new(rules))
+}
+
 /// Loads a rulebook named on the command line: a path to a `.qili` file, or
-/// an edition id looked up in the rules folder.
+/// an edition id looked up in the rules folder and then among the bundled
+/// editions (see [`shelf`]).
 pub fn resolve_arg(arg: &str, rules: &Path) -> Result<Resolved> {
-    let folder = Folder(rules.to_path_buf());
+    let shelf = shelf(rules)?;
     let path = PathBuf::from(arg);
     let (source, path) = if path.is_file() {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| miette!(code = "qili::io", "cannot read {}: {e}", path.display()))?;
         (Source::new(path.display().to_string(), text), Some(path))
-    } else if let Some(found) = folder.find(arg) {
+    } else if let Some(found) = shelf.find(arg) {
         found
     } else {
-        let ids = folder.ids();
-        let hint = match suggest::closest(arg, ids.iter().map(String::as_str)) {
-            Some(s) => format!("did you mean `{s}`?"),
-            None if ids.is_empty() => format!("{} holds no `.qili` files", rules.display()),
-            None => format!(
-                "the editions in {} are: {}",
-                rules.display(),
-                ids.join(", ")
-            ),
-        };
-        return Err(miette!(
-            code = "qili::rules::unknown_edition",
-            help = hint,
-            "no rules file or edition `{arg}`"
-        ));
+        return Err(unknown_edition(arg, &shelf.ids()));
     };
-    resolve(source, path, &folder).map_err(miette::Report::new)
+    resolve(source, path, &shelf).map_err(miette::Report::new)
+}
+
+/// "No such edition", with the closest id or the list of them.
+fn unknown_edition(arg: &str, ids: &[String]) -> miette::Report {
+    let hint = match suggest::closest(arg, ids.iter().map(String::as_str)) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => format!(
+            "give a path to a `.qili` file, or one of the editions: {}",
+            ids.join(", ")
+        ),
+    };
+    miette!(
+        code = "qili::rules::unknown_edition",
+        help = hint,
+        "no rules file or edition `{arg}`"
+    )
 }

@@ -139,6 +139,72 @@ impl Library for Folder {
     }
 }
 
+/// The editions the project bundles, compiled into the program, so that
+/// `--rules 2011` works wherever qili runs, and a program embedding the
+/// library needs no rules files of its own. Their texts are those of
+/// `rules/` when the program was built.
+pub struct Bundled;
+
+/// Every file of `rules/`, by edition id (a test keeps this list and the
+/// folder the same).
+pub const BUNDLED: [(&str, &str); 9] = [
+    ("1979", include_str!("../../rules/1979.qili")),
+    ("1987", include_str!("../../rules/1987.qili")),
+    ("1999", include_str!("../../rules/1999.qili")),
+    ("2007-trial", include_str!("../../rules/2007-trial.qili")),
+    ("2011-trial", include_str!("../../rules/2011-trial.qili")),
+    ("2011", include_str!("../../rules/2011.qili")),
+    ("2020", include_str!("../../rules/2020.qili")),
+    ("axf", include_str!("../../rules/axf.qili")),
+    ("wxf", include_str!("../../rules/wxf.qili")),
+];
+
+/// How a bundled edition's file is named in diagnostics and lineages: not
+/// a path, since no such file need exist where qili runs.
+pub fn bundled_name(id: &str) -> String {
+    format!("<built-in>/{id}.qili")
+}
+
+impl Library for Bundled {
+    fn find(&self, id: &str) -> Option<(Source, Option<PathBuf>)> {
+        BUNDLED
+            .iter()
+            .find(|(k, _)| *k == id)
+            .map(|(k, text)| (Source::new(bundled_name(k), *text), None))
+    }
+
+    fn ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = BUNDLED.iter().map(|(k, _)| k.to_string()).collect();
+        ids.sort();
+        ids
+    }
+}
+
+/// A rules folder in front of the bundled editions: an edition the folder
+/// holds is read from it (a committee's edited copy wins), any other from
+/// the program. A folder that does not exist holds nothing.
+pub struct Shelf(pub Folder);
+
+impl Shelf {
+    pub fn new(folder: impl Into<PathBuf>) -> Shelf {
+        Shelf(Folder(folder.into()))
+    }
+}
+
+impl Library for Shelf {
+    fn find(&self, id: &str) -> Option<(Source, Option<PathBuf>)> {
+        self.0.find(id).or_else(|| Bundled.find(id))
+    }
+
+    fn ids(&self) -> Vec<String> {
+        let mut ids = self.0.ids();
+        ids.extend(Bundled.ids());
+        ids.sort();
+        ids.dedup();
+        ids
+    }
+}
+
 /// Editions held in memory, for tests and embedding.
 #[derive(Default)]
 pub struct InMemory(pub HashMap<String, String>);
