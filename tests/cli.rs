@@ -120,6 +120,42 @@ const PERPETUAL_CHECK: &[&str] = &[
     "车九进一 将4进1 车九退一 将4退1",
 ];
 
+/// Run where there is no `rules` folder, as an installed qili is, the
+/// editions built into the program answer, for an edition id and for a
+/// draft's `extends`; a rules folder named on purpose must exist, so a
+/// mistyped one is refused rather than quietly replaced.
+#[test]
+fn outside_the_checkout_the_built_in_editions_answer() {
+    let elsewhere = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-rules-folder");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    assert!(!elsewhere.join("rules").exists());
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_qili"))
+            .args(args)
+            .current_dir(&elsewhere)
+            .output()
+            .unwrap()
+    };
+
+    let o = run(&[PERPETUAL_CHECK, &["--format", "json"]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["rules"]["id"], "2011");
+    assert_eq!(v["outcome"], "red_must_change");
+
+    let draft = "edition \"draft\" {\n  title \"草案\" / \"draft\"\n}\nextends \"2011\"\n";
+    std::fs::write(elsewhere.join("draft.qili"), draft).unwrap();
+    let o = run(&["check", "draft.qili"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(stdout(&o).trim(), "ok draft.qili");
+
+    let o = run(&[PERPETUAL_CHECK, &["--rules-dir", "rulez"]].concat());
+    assert!(!o.status.success());
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("qili::rules::no_folder"), "{err}");
+}
+
 #[test]
 fn judge_json_is_the_documented_contract() {
     let o = qili(&[PERPETUAL_CHECK, &["--format", "json"]].concat());
@@ -393,6 +429,90 @@ fn a_rules_file_that_does_not_load_fails_its_cases_instead_of_skipping_them() {
         "{out}"
     );
     assert!(!out.contains("SKIP S3-1 [2011]"), "{out}");
+}
+
+/// `qili test --format json` reports each ruling with what the article
+/// expects and what was found. Three cases: seed 003 图2 as the corpus has
+/// it (passes: the article's natures are 杀 将 闲 捉 and black changes); 26.2's
+/// lone perpetual check with a wrong expectation written on purpose (a
+/// draw, where red must change: it fails, with the outcome's difference);
+/// and an edition no rules file has (skipped). The run fails, so the exit is
+/// non-zero, and the failure is JSON on stderr.
+#[test]
+fn the_corpus_report_as_json_gives_each_ruling_and_the_counts() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpus-json");
+    std::fs::create_dir_all(&dir).unwrap();
+    let wrong = dir.join("wrong.toml");
+    std::fs::write(
+        &wrong,
+        r#"id = "WRONG"
+title = "a perpetual check expected, wrongly, to draw"
+source = "this test"
+fen = "3k5/R8/9/9/9/9/9/9/9/4K4 w"
+moves = "车九进一 将4进1 车九退一 将4退1"
+
+[[expect]]
+editions = ["2011"]
+natures = ["将", "闲", "将", "闲"]
+outcome = "draw"
+
+[[expect]]
+editions = ["1900"]
+natures = ["将", "闲", "将", "闲"]
+outcome = "red_must_change"
+"#,
+    )
+    .unwrap();
+    let o = qili(&[
+        "test",
+        "--format",
+        "json",
+        "cases/s3-2.toml",
+        wrong.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        ["failed", "known", "passed", "results", "skipped", "timing"]
+    );
+    assert_eq!(
+        (v["passed"].as_u64(), v["failed"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(
+        (v["known"].as_u64(), v["skipped"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(v["timing"]["cycles"], 3);
+
+    let results = v["results"].as_array().unwrap();
+    let pass = &results[0];
+    assert_eq!(
+        (&pass["case"], &pass["edition"]),
+        (&"S3-2".into(), &"2011".into())
+    );
+    assert_eq!(pass["status"], "pass");
+    assert_eq!(
+        pass["found"]["natures"],
+        serde_json::json!(["杀", "将", "闲", "捉"])
+    );
+    assert_eq!(pass["found"]["outcome"], "black_must_change");
+    let fail = results
+        .iter()
+        .find(|r| r["case"] == "WRONG" && r["edition"] == "2011")
+        .unwrap();
+    assert_eq!(fail["status"], "fail");
+    assert_eq!(fail["expected"]["outcome"], "draw");
+    assert_eq!(fail["found"]["outcome"], "red_must_change");
+    assert_eq!(fail["differences"].as_array().unwrap().len(), 1);
+    let skip = results.iter().find(|r| r["edition"] == "1900").unwrap();
+    assert_eq!(skip["status"], "skip");
+    assert!(skip["found"].is_null());
+
+    let err: serde_json::Value = serde_json::from_slice(&o.stderr).unwrap();
+    assert_eq!(err["code"], "qili::test::failed");
 }
 
 /// A script that asks for JSON reads a failure as JSON too: an illegal

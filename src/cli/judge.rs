@@ -14,6 +14,7 @@ use crate::judge::profile::Profile;
 use crate::judge::report::{to_json, to_text};
 use crate::judge::survey::{game_repetitions, Found};
 use crate::judge::{judge_cycle, last_cycle, Options, Rulebook};
+use crate::lang::resolve::Library;
 use crate::notation::parse_line;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -28,7 +29,8 @@ pub struct JudgeArgs {
     /// The rulebook: an edition id from the rules folder, or a path to a `.qili` file.
     #[arg(long, default_value = "2011")]
     pub rules: String,
-    /// Where editions named by id are looked up.
+    /// Where editions named by id are looked up; the editions built into
+    /// qili answer for any it does not hold.
     #[arg(long, default_value = "rules")]
     pub rules_dir: PathBuf,
     /// The position the moves start from (UCCI FEN).
@@ -199,7 +201,8 @@ pub struct TestArgs {
     /// Run only the expectations of this edition (an id, or a path to a rules file).
     #[arg(long)]
     pub rules: Option<String>,
-    /// Where editions named by id are looked up.
+    /// Where editions named by id are looked up; the editions built into
+    /// qili answer for any it does not hold.
     #[arg(long, default_value = "rules")]
     pub rules_dir: PathBuf,
     /// Case files or folders of them.
@@ -210,6 +213,10 @@ pub struct TestArgs {
     /// primitive (the timing line still measures the unprofiled rulings).
     #[arg(long)]
     pub profile: bool,
+    /// `json`: one document with every result, the timing and the counts
+    /// (README, "qili test").
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
 }
 
 /// The outcome of running the corpus.
@@ -220,6 +227,98 @@ pub struct TestSummary {
     pub known: usize,
     pub skipped: usize,
     pub times: Vec<Duration>,
+}
+
+/// How one ruling of the corpus went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The ruling agrees with the article.
+    Pass,
+    /// It disagrees, and the case says why (a known failure).
+    Known,
+    /// It disagrees, or it could not be ruled.
+    Fail,
+    /// No rulebook for the edition.
+    Skip,
+}
+
+/// What a ruling has, or an article states: the heaviest nature of each
+/// move and the outcome.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Natures {
+    pub natures: Vec<String>,
+    pub outcome: String,
+}
+
+/// One line of `qili test`'s report: a case under one edition, or a case
+/// file that did not load (`case` and `edition` then empty). Its JSON is
+/// an element of `results` in `qili test --format json`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CaseResult {
+    pub case: Option<String>,
+    pub file: String,
+    pub edition: Option<String>,
+    pub status: Status,
+    /// Why it failed to be ruled, why it is a known failure, or that a
+    /// known failure agrees now.
+    pub note: Option<String>,
+    /// The article's expectation (only for a case that was ruled).
+    pub expected: Option<Natures>,
+    /// The ruling's.
+    pub found: Option<Natures>,
+    /// Each difference, in words (as the text report prints them).
+    pub differences: Vec<String>,
+    /// The ruling's time, in microseconds.
+    pub micros: Option<u64>,
+}
+
+impl CaseResult {
+    /// Its lines in the text report.
+    fn text(&self) -> String {
+        let status = match self.status {
+            Status::Pass => "PASS",
+            Status::Known => "KNOWN",
+            Status::Fail => "FAIL",
+            Status::Skip => "SKIP",
+        };
+        let mut out = match (&self.case, &self.edition) {
+            (Some(case), Some(edition)) => format!("{status} {case} [{edition}]"),
+            _ => format!("{status} {}", self.file),
+        };
+        match (self.status, &self.note) {
+            (Status::Pass, Some(note)) => out.push_str(&format!(" ({note})")),
+            (_, Some(note)) => out.push_str(&format!(": {note}")),
+            _ => {}
+        }
+        out.push('\n');
+        for d in &self.differences {
+            out.push_str(&format!("    {d}\n"));
+        }
+        out
+    }
+}
+
+/// `qili test --format json`: every result, the timing line's figures and
+/// the counts.
+#[derive(Debug, serde::Serialize)]
+struct CorpusJson<'a> {
+    results: &'a [CaseResult],
+    timing: Timing,
+    passed: usize,
+    failed: usize,
+    known: usize,
+    skipped: usize,
+    /// With `--profile`: by edition, where the time went.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    profiles: BTreeMap<String, Profile>,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct Timing {
+    cycles: usize,
+    median_us: u64,
+    p99_us: u64,
 }
 
 /// The case files under `paths`: `.toml` cases and `.jsonl` peer files,
@@ -268,8 +367,11 @@ pub fn files_under(
     Ok(files)
 }
 
-/// Runs the corpus and writes the report; the summary says how it went.
+/// Runs the corpus and writes the report (as it goes in text, at the end
+/// in JSON); the summary says how it went.
 pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestSummary> {
+    let json = args.format == Format::Json;
+    crate::judge::shelf(&args.rules_dir)?;
     let files = case_files(&args.cases)?;
     let only = match &args.rules {
         Some(r) => Some(Rulebook::from_folder(r, &args.rules_dir)?),
@@ -277,20 +379,56 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
     };
     let mut books: BTreeMap<String, Loaded> = BTreeMap::new();
     let mut sum = TestSummary::default();
+    let mut results: Vec<CaseResult> = Vec::new();
+    let mut report = |r: CaseResult, sum: &mut TestSummary| -> Result<()> {
+        match r.status {
+            Status::Pass => sum.passed += 1,
+            Status::Known => sum.known += 1,
+            Status::Fail => sum.failed += 1,
+            Status::Skip => sum.skipped += 1,
+        }
+        if !json {
+            emit(out, &r.text())?;
+        }
+        results.push(r);
+        Ok(())
+    };
     let mut to_profile = Vec::new();
     let mut cases = Vec::new();
     for file in files {
+        let name = file.display().to_string();
         match Case::load_all(&file) {
-            Ok(c) => cases.extend(c),
-            Err(e) => {
-                sum.failed += 1;
-                emit(out, &format!("FAIL {}: {e}\n", file.display()))?;
-            }
+            Ok(c) => cases.extend(c.into_iter().map(|c| (name.clone(), c))),
+            Err(e) => report(
+                CaseResult {
+                    case: None,
+                    file: name,
+                    edition: None,
+                    status: Status::Fail,
+                    note: Some(e.to_string()),
+                    expected: None,
+                    found: None,
+                    differences: Vec::new(),
+                    micros: None,
+                },
+                &mut sum,
+            )?,
         }
     }
-    for case in cases {
+    for (file, case) in cases {
         for e in &case.expect {
             for edition in &e.editions {
+                let result = |status, note: Option<String>| CaseResult {
+                    case: Some(case.id.clone()),
+                    file: file.clone(),
+                    edition: Some(edition.clone()),
+                    status,
+                    note,
+                    expected: None,
+                    found: None,
+                    differences: Vec::new(),
+                    micros: None,
+                };
                 let loaded = match &only {
                     Some(b) if b.program.id == *edition => None,
                     Some(_) => continue,
@@ -307,28 +445,19 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
                         // A rules file that does not load is a failure, not
                         // a skip: every case under it would otherwise pass
                         // silently.
-                        sum.failed += 1;
-                        emit(out, &format!("FAIL {} [{edition}]: {why}\n", case.id))?;
+                        report(result(Status::Fail, Some(why.clone())), &mut sum)?;
                         continue;
                     }
                     _ => {
-                        sum.skipped += 1;
-                        emit(
-                            out,
-                            &format!(
-                                "SKIP {} [{edition}]: no rules file for this edition\n",
-                                case.id
-                            ),
-                        )?;
+                        let note = "no rules file for this edition".to_string();
+                        report(result(Status::Skip, Some(note)), &mut sum)?;
                         continue;
                     }
                 };
-                let prepared = prepare(&case);
-                let cycle = match prepared {
+                let cycle = match prepare(&case) {
                     Ok(c) => c,
                     Err(why) => {
-                        sum.failed += 1;
-                        emit(out, &format!("FAIL {} [{edition}]: {why}\n", case.id))?;
+                        report(result(Status::Fail, Some(why)), &mut sum)?;
                         continue;
                     }
                 };
@@ -338,33 +467,40 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
                 }
                 let t = Instant::now();
                 let ruling = judge_cycle(book, cycle, Options::default());
-                sum.times.push(t.elapsed());
+                let took = t.elapsed();
+                sum.times.push(took);
                 let diffs = compare(book, &ruling, e);
-                let label = format!("{} [{edition}]", case.id);
-                match (&e.known_failure, diffs.is_empty()) {
-                    (None, true) => {
-                        sum.passed += 1;
-                        emit(out, &format!("PASS {label}\n"))?;
-                    }
-                    (Some(_), true) => {
-                        sum.passed += 1;
-                        emit(out, &format!("PASS {label} (marked as a known failure, but it agrees now: remove the mark)\n"))?;
-                    }
-                    (Some(why), false) => {
-                        sum.known += 1;
-                        emit(out, &format!("KNOWN {label}: {why}\n"))?;
-                        for d in &diffs {
-                            emit(out, &format!("    {d}\n"))?;
-                        }
-                    }
-                    (None, false) => {
-                        sum.failed += 1;
-                        emit(out, &format!("FAIL {label}\n"))?;
-                        for d in &diffs {
-                            emit(out, &format!("    {d}\n"))?;
-                        }
-                    }
-                }
+                let (status, note) = match (&e.known_failure, diffs.is_empty()) {
+                    (None, true) => (Status::Pass, None),
+                    (Some(_), true) => (
+                        Status::Pass,
+                        Some(
+                            "marked as a known failure, but it agrees now: remove the mark"
+                                .to_string(),
+                        ),
+                    ),
+                    (Some(why), false) => (Status::Known, Some(why.clone())),
+                    (None, false) => (Status::Fail, None),
+                };
+                let found = Natures {
+                    natures: ruling
+                        .moves
+                        .iter()
+                        .map(|m| book.program.nature_name(m.heaviest).to_string())
+                        .collect(),
+                    outcome: crate::judge::report::outcome_id(ruling.outcome).to_string(),
+                };
+                let r = CaseResult {
+                    expected: Some(Natures {
+                        natures: e.natures.clone(),
+                        outcome: e.outcome.clone(),
+                    }),
+                    found: Some(found),
+                    differences: diffs.iter().map(ToString::to_string).collect(),
+                    micros: Some(u64::try_from(took.as_micros()).unwrap_or(u64::MAX)),
+                    ..result(status, note)
+                };
+                report(r, &mut sum)?;
             }
         }
     }
@@ -383,6 +519,27 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
             profiles.entry(edition).or_default().merge(&p);
         }
     }
+    let (median, p99) = percentiles(&mut sum.times);
+    let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+    if json {
+        let doc = CorpusJson {
+            results: &results,
+            timing: Timing {
+                cycles: sum.times.len(),
+                median_us: micros(median),
+                p99_us: micros(p99),
+            },
+            passed: sum.passed,
+            failed: sum.failed,
+            known: sum.known,
+            skipped: sum.skipped,
+            profiles,
+        };
+        let text = serde_json::to_string_pretty(&doc)
+            .map_err(|e| miette!(code = "qili::json", "cannot write JSON: {e}"))?;
+        emit(out, &format!("{text}\n"))?;
+        return Ok(sum);
+    }
     for (edition, p) in &profiles {
         emit(
             out,
@@ -392,7 +549,6 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
     if !profiles.is_empty() {
         emit(out, "\n")?;
     }
-    let (median, p99) = percentiles(&mut sum.times);
     emit(
         out,
         &format!(
@@ -418,23 +574,29 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
 /// An edition's rulebook as `qili test` found it.
 enum Loaded {
     Book(Box<Rulebook>),
-    /// No `<edition>.qili` in the rules folder: its cases are skipped.
+    /// No `<edition>.qili` in the rules folder nor built in: its cases are
+    /// skipped.
     Missing,
     /// The file is there but does not load; the text says why.
     Broken(String),
 }
 
+/// The edition from the rules folder, or else built into qili.
 fn load(edition: &str, dir: &Path) -> Loaded {
     let path = dir.join(format!("{edition}.qili"));
-    if !path.is_file() {
+    let bundled = crate::lang::resolve::Bundled.find(edition).is_some();
+    if !path.is_file() && !bundled {
         return Loaded::Missing;
     }
     match Rulebook::from_folder(edition, dir) {
         Ok(b) => Loaded::Book(Box::new(b)),
-        Err(e) => Loaded::Broken(format!(
+        Err(e) if path.is_file() => Loaded::Broken(format!(
             "{} does not load ({e}); `qili check {}` shows where",
             path.display(),
             path.display()
+        )),
+        Err(e) => Loaded::Broken(format!(
+            "the built-in edition {edition} does not load ({e})"
         )),
     }
 }

@@ -58,6 +58,7 @@ impl Cli {
             Command::Check(a) => a.format == Format::Json,
             Command::Move(a) => a.format == Format::Json,
             Command::Judge(a) => a.format == Format::Json,
+            Command::Test(a) => a.format == Format::Json,
             Command::Compare(a) => a.format == Table::Json,
             Command::Coverage(a) => a.format == Table::Json,
             Command::Survey(a) => a.format == Table::Json,
