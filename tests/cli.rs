@@ -218,7 +218,9 @@ fn judge_a_corpus_case_and_say_whether_the_article_agrees() {
         out.contains("裁决：黑方一将一捉为禁止着法，红方一杀一闲为允许着法：黑方变着，不变作负"),
         "{out}"
     );
-    assert!(out.contains("the article agrees"), "{out}");
+    assert!(out.contains("文章（2011）：与本裁决一致"), "{out}");
+    let o = qili(&["judge", "--case", "cases/s3-2.toml", "--lang", "en"]);
+    assert!(stdout(&o).contains("Article (2011): the article agrees"));
 }
 
 #[test]

@@ -122,22 +122,20 @@ pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
                     .filter(|e| e.editions.contains(&book.program.id))
                 {
                     let diffs = compare(&book, &ruling, e);
-                    let verdict = if diffs.is_empty() {
-                        "the article agrees".to_string()
-                    } else {
-                        diffs
-                            .iter()
-                            .map(ToString::to_string)
-                            .collect::<Vec<_>>()
-                            .join("; ")
+                    let edition = e.stated_for.as_deref().unwrap_or(&book.program.id);
+                    let line = match (zh, diffs.is_empty()) {
+                        (true, true) => format!("文章（{edition}）：与本裁决一致"),
+                        (true, false) => {
+                            let d: Vec<String> = diffs.iter().map(|d| d.zh()).collect();
+                            format!("文章（{edition}）：{}", d.join("；"))
+                        }
+                        (false, true) => format!("Article ({edition}): the article agrees"),
+                        (false, false) => {
+                            let d: Vec<String> = diffs.iter().map(ToString::to_string).collect();
+                            format!("Article ({edition}): {}", d.join("; "))
+                        }
                     };
-                    emit(
-                        out,
-                        &format!(
-                            "\nArticle ({}): {verdict}\n",
-                            e.stated_for.as_deref().unwrap_or(&book.program.id)
-                        ),
-                    )?;
+                    emit(out, &format!("\n{line}\n"))?;
                 }
             }
             if let Some(p) = &ruling.profile {

@@ -249,6 +249,40 @@ impl std::fmt::Display for Difference {
     }
 }
 
+impl Difference {
+    /// In Chinese, for `qili judge --case` under `--lang zh`.
+    pub fn zh(&self) -> String {
+        match self {
+            Difference::Length { expected, found } => {
+                format!("文章列出{expected}着的性质，循环有{found}着")
+            }
+            Difference::Nature {
+                ply,
+                mv,
+                expected,
+                found,
+            } => format!("第{ply}着 {mv}：文章为{expected}，qili为{found}"),
+            Difference::Outcome { expected, found } => {
+                format!(
+                    "裁决：文章为{}，qili为{}",
+                    outcome_zh(expected),
+                    outcome_zh(found)
+                )
+            }
+        }
+    }
+}
+
+/// An outcome id (`red_must_change`, …) as a referee says it.
+fn outcome_zh(id: &str) -> &str {
+    match id {
+        "draw" => "和棋",
+        "red_must_change" => "红方变着",
+        "black_must_change" => "黑方变着",
+        other => other,
+    }
+}
+
 /// The differences between a ruling and an expectation (none: it agrees).
 pub fn compare(book: &Rulebook, r: &Ruling, e: &Expectation) -> Vec<Difference> {
     let mut out = Vec::new();
