@@ -332,7 +332,7 @@ fn judge_a_repetition_of_a_game_record() {
 /// `qili survey`: the text ends with the counts; the JSON keeps its keys.
 #[test]
 fn a_survey_is_reported_in_text_and_json() {
-    let text = qili(&["survey", "tests/data/games"]);
+    let text = qili(&["survey", "tests/data/games", "--lang", "en"]);
     assert!(text.status.success());
     let out = stdout(&text);
     assert!(out.starts_with("survey: 2011 — "), "{out}");
@@ -340,6 +340,15 @@ fn a_survey_is_reported_in_text_and_json() {
         out.ends_with("2 repetitions in 4 games: 2 draw, 0 red must change, 0 black must change\n"),
         "{out}"
     );
+    // Chinese by default, headings and outcomes included.
+    let out = stdout(&qili(&["survey", "tests/data/games"]));
+    assert!(out.starts_with("棋例统计：2011 — "), "{out}");
+    assert!(out.contains("\n  和棋         2  100.0%\n"), "{out}");
+    assert!(
+        out.ends_with("4局中2处重复局面：和棋2处，红方变着0处，黑方变着0处\n"),
+        "{out}"
+    );
+    assert!(!out.contains("outcome"), "{out}");
     let json = qili(&[
         "survey",
         "tests/data/games",

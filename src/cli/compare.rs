@@ -14,6 +14,7 @@ use crate::judge::compare::{
     compare, corpus_diff, coverage, games_diff, CaseChange, Comparison, CorpusDiff, Coverage,
     GamesDiff, ItemRef,
 };
+use crate::judge::report::outcome_words;
 use crate::judge::{last_cycle, Rulebook};
 use crate::lang::fmt::width;
 use crate::notation::parse_line;
@@ -173,7 +174,7 @@ pub fn comparison_text(c: &Comparison, zh: bool) -> String {
         (if c.outcome_differs { "*" } else { "" }).to_string(),
         (if zh { "裁决" } else { "outcome" }).to_string(),
     ];
-    r.extend(c.outcomes.iter().cloned());
+    r.extend(c.outcomes.iter().map(|o| outcome_words(o, zh).to_string()));
     rows.push(r);
     let mut out = String::new();
     for (e, t) in c.editions.iter().zip(&c.titles) {
@@ -262,10 +263,11 @@ pub fn comparison_md(c: &Comparison, zh: bool) -> String {
         .outcomes
         .iter()
         .map(|o| {
+            let o = outcome_words(o, zh);
             if c.outcome_differs {
                 format!("**{o}**")
             } else {
-                o.clone()
+                o.to_string()
             }
         })
         .collect();

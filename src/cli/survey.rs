@@ -10,6 +10,7 @@ use super::compare::{load_games, TableFormat};
 use super::emit;
 use super::judge::Lang;
 use crate::board::Color;
+use crate::judge::report::outcome_words;
 use crate::judge::survey::{survey, LeftBy, Survey, Surveyed};
 use crate::judge::Rulebook;
 use crate::lang::fmt::width;
@@ -54,8 +55,8 @@ pub fn run_survey(args: &SurveyArgs, out: &mut dyn std::io::Write) -> Result<()>
     let text = match (args.format, surveys.as_slice()) {
         (TableFormat::Json, [one]) => json(one)?,
         (TableFormat::Json, many) => json(&many)?,
-        (_, [one]) => survey_text(one, args.all, md),
-        (_, many) => surveys_text(many, md),
+        (_, [one]) => survey_text(one, args.all, md, zh),
+        (_, many) => surveys_text(many, md, zh),
     };
     emit(out, &text)
 }
@@ -85,21 +86,18 @@ fn named_side_left(s: &Survey) -> (usize, usize) {
 }
 
 /// Several rulebooks over the same games: a line each.
-pub fn surveys_text(all: &[Survey], md: bool) -> String {
+pub fn surveys_text(all: &[Survey], md: bool, zh: bool) -> String {
     let Some(first) = all.first() else {
         return String::new();
     };
+    let title = if zh { "棋例统计" } else { "survey" };
     let mut out = if md {
-        "## survey\n\n".to_string()
+        format!("## {title}\n\n")
     } else {
-        "survey\n".to_string()
+        format!("{title}\n")
     };
-    out.push_str(&format!(
-        "{} games ({} repeat an earlier record and are passed over), {} repetitions\n\n",
-        first.games,
-        first.duplicates.len(),
-        first.repetitions
-    ));
+    out.push_str(&games_line(first, zh));
+    out.push_str("\n\n");
     let rows: Vec<Vec<String>> = all
         .iter()
         .map(|s| {
@@ -109,12 +107,18 @@ pub fn surveys_text(all: &[Survey], md: bool) -> String {
                 s.outcomes.draw.to_string(),
                 s.outcomes.red_must_change.to_string(),
                 s.outcomes.black_must_change.to_string(),
-                format!("{obeyed} of {went_on}"),
+                if zh {
+                    format!("{obeyed}/{went_on}")
+                } else {
+                    format!("{obeyed} of {went_on}")
+                },
                 share(obeyed, went_on),
             ]
         })
         .collect();
-    out.push_str(&table(
+    let head: &[&str] = if zh {
+        &["规则", "和棋", "红方变着", "黑方变着", "须变方先变", "占比"]
+    } else {
         &[
             "rules",
             "draw",
@@ -122,12 +126,31 @@ pub fn surveys_text(all: &[Survey], md: bool) -> String {
             "black_must_change",
             "named side left",
             "share",
-        ],
+        ]
+    };
+    out.push_str(&table(
+        head,
         &rows,
         &[false, true, true, true, true, true],
         md,
     ));
     out
+}
+
+/// How many games were read and repetitions ruled, without a line end.
+fn games_line(s: &Survey, zh: bool) -> String {
+    match (zh, s.duplicates.len()) {
+        (true, 0) => format!("{}局，{}处重复局面", s.games, s.repetitions),
+        (true, n) => format!(
+            "{}局（其中{n}局与前面的棋谱相同，略过），{}处重复局面",
+            s.games, s.repetitions
+        ),
+        (false, 0) => format!("{} games, {} repetitions", s.games, s.repetitions),
+        (false, n) => format!(
+            "{} games ({n} repeat an earlier record and are passed over), {} repetitions",
+            s.games, s.repetitions
+        ),
+    }
 }
 
 /// `part` of `whole` as a percentage with one decimal.
@@ -195,79 +218,105 @@ fn table(head: &[&str], rows: &[Vec<String>], numeric: &[bool], md: bool) -> Str
 
 /// A repetition's columns both tables open with: where, the natures, each
 /// side's pattern and the outcome.
-fn ruling_row(r: &Surveyed) -> Vec<String> {
+fn ruling_row(r: &Surveyed, zh: bool) -> Vec<String> {
     vec![
         r.id.clone(),
         r.natures.join(" "),
         r.red.clone(),
         r.black.clone(),
-        r.outcome.to_string(),
+        outcome_words(r.outcome, zh).to_string(),
     ]
 }
 
-pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
-    let heading = |t: &str| {
+pub fn survey_text(s: &Survey, all: bool, md: bool, zh: bool) -> String {
+    // Each text in Chinese and in English.
+    let t = |c: &'static str, e: &'static str| if zh { c } else { e };
+    let heading = |h: &str| {
         if md {
-            format!("### {t}\n\n")
+            format!("### {h}\n\n")
         } else {
-            format!("{t}\n")
+            format!("{h}\n")
         }
     };
+    let title = format!(
+        "{}{} — {}",
+        t("棋例统计：", "survey: "),
+        s.rules.id,
+        s.rules.title
+    );
     let mut out = if md {
-        format!("## survey: {} — {}\n\n", s.rules.id, s.rules.title)
+        format!("## {title}\n\n")
     } else {
-        format!("survey: {} — {}\n", s.rules.id, s.rules.title)
+        format!("{title}\n")
     };
-    let copies = match s.duplicates.len() {
-        0 => String::new(),
-        n => format!(" ({n} repeat an earlier record and are passed over)"),
-    };
-    out.push_str(&format!(
-        "{} games{copies}, {} repetitions (each ruled once, on its last cycle)\n\n",
-        s.games, s.repetitions
+    out.push_str(&games_line(s, zh));
+    out.push_str(t(
+        "（每处只判一次，判其最后一个循环）\n\n",
+        " (each ruled once, on its last cycle)\n\n",
     ));
     let o = &s.outcomes;
-    out.push_str(&heading("outcomes"));
+    out.push_str(&heading(t("裁决", "outcomes")));
     let rows: Vec<Vec<String>> = [
         ("draw", o.draw),
         ("red_must_change", o.red_must_change),
         ("black_must_change", o.black_must_change),
     ]
     .iter()
-    .map(|(k, n)| vec![k.to_string(), n.to_string(), share(*n, s.repetitions)])
+    .map(|(k, n)| {
+        vec![
+            outcome_words(k, zh).to_string(),
+            n.to_string(),
+            share(*n, s.repetitions),
+        ]
+    })
     .collect();
-    out.push_str(&table(
-        &["outcome", "count", "share"],
-        &rows,
-        &[false, true, true],
-        md,
-    ));
+    let head: &[&str] = if zh {
+        &["裁决", "次数", "占比"]
+    } else {
+        &["outcome", "count", "share"]
+    };
+    out.push_str(&table(head, &rows, &[false, true, true], md));
     let moves: usize = s.natures.iter().map(|n| n.moves).sum();
-    out.push_str(&heading("the cycle moves by deciding nature"));
+    out.push_str(&heading(t(
+        "循环中各着的性质（从重）",
+        "the cycle moves by deciding nature",
+    )));
     let rows: Vec<Vec<String>> = s
         .natures
         .iter()
         .map(|n| {
-            vec![
-                n.nature.clone(),
-                n.nature_en.clone(),
-                n.moves.to_string(),
-                share(n.moves, moves),
-            ]
+            let mut row = vec![n.nature.clone()];
+            if !zh {
+                row.push(n.nature_en.clone());
+            }
+            row.extend([n.moves.to_string(), share(n.moves, moves)]);
+            row
         })
         .collect();
-    out.push_str(&table(
-        &["nature", "", "moves", "share"],
-        &rows,
-        &[false, false, true, true],
-        md,
-    ));
+    if zh {
+        out.push_str(&table(
+            &["性质", "着数", "占比"],
+            &rows,
+            &[false, true, true],
+            md,
+        ));
+    } else {
+        out.push_str(&table(
+            &["nature", "", "moves", "share"],
+            &rows,
+            &[false, false, true, true],
+            md,
+        ));
+    }
     let shown = if all {
         s.patterns.len()
     } else {
         s.patterns.len().min(PATTERNS_SHOWN)
     };
-    out.push_str(&heading("patterns (red / black), most common first"));
+    out.push_str(&heading(t(
+        "双方的着法组合（红 / 黑），次数多的在前",
+        "patterns (red / black), most common first",
+    )));
     let rows: Vec<Vec<String>> = s.patterns[..shown]
         .iter()
         .map(|p| {
@@ -275,47 +324,58 @@ pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
                 p.count.to_string(),
                 p.red.clone(),
                 p.black.clone(),
-                p.outcome.to_string(),
+                outcome_words(p.outcome, zh).to_string(),
             ]
         })
         .collect();
-    out.push_str(&table(
-        &["count", "red", "black", "outcome"],
-        &rows,
-        &[true, false, false, false],
-        md,
-    ));
+    let head: &[&str] = if zh {
+        &["次数", "红方", "黑方", "裁决"]
+    } else {
+        &["count", "red", "black", "outcome"]
+    };
+    out.push_str(&table(head, &rows, &[true, false, false, false], md));
     if shown < s.patterns.len() {
-        out.push_str(&format!(
-            "… {} more patterns (`--all` lists them, and every repetition)\n\n",
-            s.patterns.len() - shown
-        ));
+        let more = s.patterns.len() - shown;
+        out.push_str(&if zh {
+            format!("…… 另有{more}种组合（`--all` 列出全部组合和每一处重复局面）\n\n")
+        } else {
+            format!("… {more} more patterns (`--all` lists them, and every repetition)\n\n")
+        });
     }
-    out.push_str(&heading("who left the repetition in the game"));
+    out.push_str(&heading(t(
+        "对局中哪一方先变着",
+        "who left the repetition in the game",
+    )));
     let rows: Vec<Vec<String>> = s
         .left
         .iter()
         .map(|l| {
             vec![
-                l.outcome.to_string(),
+                outcome_words(l.outcome, zh).to_string(),
                 l.red.to_string(),
                 l.black.to_string(),
                 l.ended.to_string(),
             ]
         })
         .collect();
-    out.push_str(&table(
-        &["outcome", "red", "black", "record ends"],
-        &rows,
-        &[false, true, true, true],
-        md,
-    ));
+    let head: &[&str] = if zh {
+        &["裁决", "红方先变", "黑方先变", "棋谱到此结束"]
+    } else {
+        &["outcome", "red", "black", "record ends"]
+    };
+    out.push_str(&table(head, &rows, &[false, true, true, true], md));
     let (obeyed, went_on) = named_side_left(s);
     if went_on > 0 {
-        out.push_str(&format!(
-            "where the rulebook names a side and the game went on, that side left the repetition in {obeyed} of {went_on} ({})\n\n",
-            share(obeyed, went_on)
-        ));
+        let pct = share(obeyed, went_on);
+        out.push_str(&if zh {
+            format!(
+                "规则判须变着、对局又继续下去的{went_on}处中，须变着的一方先变着的有{obeyed}处（{pct}）\n\n"
+            )
+        } else {
+            format!(
+                "where the rulebook names a side and the game went on, that side left the repetition in {obeyed} of {went_on} ({pct})\n\n"
+            )
+        });
     }
     // The repetitions a referee would look at first: the rulebook names a
     // side, and the other one left.
@@ -328,31 +388,34 @@ pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
                 ("red_must_change", Some(Color::Black)) | ("black_must_change", Some(Color::Red))
             )
         })
-        .map(ruling_row)
+        .map(|r| ruling_row(r, zh))
         .collect();
+    let ruling_head: [&str; 5] = if zh {
+        ["重复局面", "性质", "红方", "黑方", "裁决"]
+    } else {
+        ["repetition", "natures", "red", "black", "outcome"]
+    };
     if !against.is_empty() {
-        out.push_str(&heading(
+        out.push_str(&heading(t(
+            "由另一方先变着的重复局面（值得裁判细看）",
             "where the other side left (worth a referee's look)",
-        ));
-        out.push_str(&table(
-            &["repetition", "natures", "red", "black", "outcome"],
-            &against,
-            &[false; 5],
-            md,
-        ));
+        )));
+        out.push_str(&table(&ruling_head, &against, &[false; 5], md));
     }
     if all {
-        out.push_str(&heading("repetitions"));
+        out.push_str(&heading(t("每一处重复局面", "repetitions")));
         let rows: Vec<Vec<String>> = s
             .rulings
             .iter()
             .map(|r| {
-                let mut row = ruling_row(r);
+                let mut row = ruling_row(r, zh);
                 row.push(
                     r.left_by
-                        .map_or("—", |c| match c {
-                            Color::Red => "red",
-                            Color::Black => "black",
+                        .map_or("—", |c| match (c, zh) {
+                            (Color::Red, true) => "红方",
+                            (Color::Black, true) => "黑方",
+                            (Color::Red, false) => "red",
+                            (Color::Black, false) => "black",
                         })
                         .to_string(),
                 );
@@ -360,28 +423,32 @@ pub fn survey_text(s: &Survey, all: bool, md: bool) -> String {
                 row
             })
             .collect();
-        out.push_str(&table(
-            &[
-                "repetition",
-                "natures",
-                "red",
-                "black",
-                "outcome",
-                "left by",
-                "game",
-            ],
-            &rows,
-            &[false; 7],
-            md,
-        ));
+        let mut head = ruling_head.to_vec();
+        head.extend(if zh {
+            ["先变方", "对局"]
+        } else {
+            ["left by", "game"]
+        });
+        out.push_str(&table(&head, &rows, &[false; 7], md));
     }
     for (at, why) in &s.cut {
-        out.push_str(&format!("read in part {at}: {why}\n"));
+        out.push_str(&if zh {
+            format!("只读了一部分 {at}：{why}\n")
+        } else {
+            format!("read in part {at}: {why}\n")
+        });
     }
     let bold = if md { "**" } else { "" };
-    out.push_str(&format!(
-        "{bold}{} repetitions in {} games: {} draw, {} red must change, {} black must change{bold}\n",
-        s.repetitions, s.games, o.draw, o.red_must_change, o.black_must_change
-    ));
+    out.push_str(&if zh {
+        format!(
+            "{bold}{}局中{}处重复局面：和棋{}处，红方变着{}处，黑方变着{}处{bold}\n",
+            s.games, s.repetitions, o.draw, o.red_must_change, o.black_must_change
+        )
+    } else {
+        format!(
+            "{bold}{} repetitions in {} games: {} draw, {} red must change, {} black must change{bold}\n",
+            s.repetitions, s.games, o.draw, o.red_must_change, o.black_must_change
+        )
+    });
     out
 }

@@ -7,7 +7,7 @@ use miette::{Diagnostic, SourceSpan};
 use serde::Deserialize;
 
 use super::program::Outcome;
-use super::report::outcome_id;
+use super::report::{outcome_id, outcome_words};
 use super::{Rulebook, Ruling};
 use crate::board::Color;
 use crate::diagnostic::SourceText;
@@ -265,21 +265,11 @@ impl Difference {
             Difference::Outcome { expected, found } => {
                 format!(
                     "裁决：文章为{}，qili为{}",
-                    outcome_zh(expected),
-                    outcome_zh(found)
+                    outcome_words(expected, true),
+                    outcome_words(found, true)
                 )
             }
         }
-    }
-}
-
-/// An outcome id (`red_must_change`, …) as a referee says it.
-fn outcome_zh(id: &str) -> &str {
-    match id {
-        "draw" => "和棋",
-        "red_must_change" => "红方变着",
-        "black_must_change" => "黑方变着",
-        other => other,
     }
 }
 

@@ -153,6 +153,18 @@ pub fn outcome_id(o: Outcome) -> &'static str {
     }
 }
 
+/// An outcome id (see [`outcome_id`]) in a table read by people: as a
+/// referee says it in Chinese, the id itself in English (the word scripts
+/// also find in the JSON).
+pub fn outcome_words(id: &str, zh: bool) -> &str {
+    match (id, zh) {
+        ("draw", true) => "和棋",
+        ("red_must_change", true) => "红方变着",
+        ("black_must_change", true) => "黑方变着",
+        (other, _) => other,
+    }
+}
+
 /// The facts behind a move's deciding nature, shortest first: the board
 /// facts that held (captures, exchanges, mates, roots) and the contexts that
 /// made the difference (what was already so before the move).
