@@ -120,6 +120,35 @@ const PERPETUAL_CHECK: &[&str] = &[
     "车九进一 将4进1 车九退一 将4退1",
 ];
 
+/// `qili completions bash` is a script bash accepts (`bash -n`), and it
+/// completes every subcommand and the options scripts use.
+#[test]
+fn the_bash_completion_script_parses_and_knows_the_commands() {
+    let o = qili(&["completions", "bash"]);
+    assert!(o.status.success());
+    let script = stdout(&o);
+    for word in [
+        "judge",
+        "test",
+        "survey",
+        "compare",
+        "--rules-dir",
+        "--explain",
+    ] {
+        assert!(script.contains(word), "{word}");
+    }
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("qili.bash");
+    std::fs::write(&path, &script).unwrap();
+    // Where bash is missing the check is left to the other assertions.
+    if let Ok(check) = Command::new("bash").arg("-n").arg(&path).output() {
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+    }
+}
+
 /// Run where there is no `rules` folder, as an installed qili is, the
 /// editions built into the program answer, for an edition id and for a
 /// draft's `extends`; a rules folder named on purpose must exist, so a

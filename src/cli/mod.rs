@@ -47,6 +47,14 @@ pub enum Command {
     Coverage(compare::CoverageArgs),
     /// Rule every repetition in game records (PGN) under a rulebook and count the outcomes, natures and patterns.
     Survey(survey::SurveyArgs),
+    /// Print a shell's completion script for qili (e.g. `qili completions bash > /etc/bash_completion.d/qili`).
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    pub shell: clap_complete::Shell,
 }
 
 impl Cli {
@@ -106,6 +114,12 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(args) => compare::run_compare(&args, &mut out),
         Command::Survey(args) => survey::run_survey(&args, &mut out),
         Command::Coverage(args) => compare::run_coverage(&args, &mut out),
+        Command::Completions(args) => {
+            use clap::CommandFactory;
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "qili", &mut script);
+            emit(&mut out, &String::from_utf8_lossy(&script))
+        }
     }
 }
 
