@@ -120,6 +120,40 @@ const PERPETUAL_CHECK: &[&str] = &[
     "车九进一 将4进1 车九退一 将4退1",
 ];
 
+/// `--moves -` reads the line from standard input: 26.2's perpetual check
+/// piped in with move numbers over two lines rules as on the command line
+/// (red must change); bytes that are not UTF-8 are a coded error.
+#[test]
+fn moves_can_come_from_standard_input() {
+    use std::io::Write;
+    let run = |input: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qili"))
+            .args([
+                "judge",
+                "--fen",
+                "3k5/R8/9/9/9/9/9/9/9/4K4 w",
+                "--moves",
+                "-",
+            ])
+            .args(["--format", "json"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let o = run("1. 车九进一 将4进1\n2. 车九退一 将4退1\n".as_bytes());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["outcome"], "red_must_change");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 4);
+    let o = run(&[0xff, 0xfe]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("qili::io"));
+}
+
 /// `qili completions bash` is a script bash accepts (`bash -n`), and it
 /// completes every subcommand and the options scripts use.
 #[test]

@@ -42,7 +42,8 @@ pub struct CompareArgs {
     /// The position the moves start from (UCCI FEN).
     #[arg(long, default_value = crate::board::START_FEN)]
     pub fen: String,
-    /// The cycle, or a line ending in one, in any notation.
+    /// The cycle, or a line ending in one, in any notation (`-`: read it
+    /// from standard input).
     #[arg(long, required_unless_present = "case")]
     pub moves: Option<String>,
     /// Compare a corpus case instead (its FEN and moves).
@@ -66,7 +67,7 @@ pub fn run_compare(args: &CompareArgs, out: &mut dyn std::io::Write) -> Result<(
             let case = Case::load(path).map_err(miette::Report::new)?;
             (case.fen, case.moves)
         }
-        None => (args.fen.clone(), args.moves.clone().unwrap_or_default()),
+        None => (args.fen.clone(), super::moves_arg(args.moves.as_deref())?),
     };
     let books = load_books(&args.rules, &args.rules_dir)?;
     let refs: Vec<&Rulebook> = books.iter().collect();

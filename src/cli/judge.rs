@@ -36,7 +36,8 @@ pub struct JudgeArgs {
     /// The position the moves start from (UCCI FEN).
     #[arg(long, default_value = START_FEN)]
     pub fen: String,
-    /// The cycle, or a line ending in one, in any notation.
+    /// The cycle, or a line ending in one, in any notation (`-`: read it
+    /// from standard input).
     #[arg(long, required_unless_present_any = ["case", "pgn"])]
     pub moves: Option<String>,
     /// Judge a case file of the corpus instead (its FEN and moves).
@@ -87,7 +88,7 @@ pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
             (found.repetition.cycle, None, Some(header))
         }
         (None, None) => {
-            let moves = args.moves.clone().unwrap_or_default();
+            let moves = super::moves_arg(args.moves.as_deref())?;
             let start = position_arg(&args.fen)?;
             let line = parse_line(&start, &moves).map_err(miette::Report::new)?;
             let cycle = last_cycle(&start, &line, &moves).map_err(miette::Report::new)?;

@@ -128,6 +128,26 @@ pub(crate) fn position_arg(fen: &str) -> Result<crate::board::Position> {
     crate::board::parse_fen(fen).map_err(miette::Report::new)
 }
 
+/// The `--moves` text; `-` reads it from standard input, for a game line
+/// too long for the command line or piped from another program.
+pub(crate) fn moves_arg(moves: Option<&str>) -> Result<String> {
+    match moves {
+        Some("-") => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
+                miette::miette!(
+                    code = "qili::io",
+                    help = "`--moves -` reads the moves as UTF-8 text from standard input",
+                    "cannot read the moves from standard input: {e}"
+                )
+            })?;
+            Ok(text)
+        }
+        Some(text) => Ok(text.to_string()),
+        None => Ok(String::new()),
+    }
+}
+
 /// Writes to the output, turning an I/O failure (a closed pipe) into a diagnostic.
 pub(crate) fn emit(out: &mut dyn std::io::Write, text: &str) -> Result<()> {
     out.write_all(text.as_bytes())
