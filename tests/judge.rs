@@ -101,6 +101,38 @@ fn every_rules_file_is_built_in_and_rules_as_the_file_does() {
     assert!(help.contains("`2011`"), "{help}");
 }
 
+/// The English text names each move in WXF, as the English-language
+/// rulebooks write moves, beside its ICCS: seed 003 图2's 仕五退四 is A5-4
+/// (the advisor on file 5 retreats to file 4), 车8平5 is R8=5. The Chinese
+/// text keeps the Chinese notation.
+#[test]
+fn english_text_names_the_moves_in_wxf() {
+    let book = edition("2011");
+    let r = rule(
+        &book,
+        "3k2P2/4P1cC1/9/9/7r1/9/9/9/4A4/4K4 w - - 0 1",
+        "仕五退四 车8平5 仕四进五 车5平8",
+    );
+    let en = to_text(&book, &r, false, false);
+    for line in [
+        " 1. Red A5-4 (e1f0)",
+        " 2. Black R8=5 (h5e5)",
+        " 3. Red A4+5 (f0e1)",
+        " 4. Black R5=8 (e5h5)",
+    ] {
+        assert!(en.contains(line), "{line}\n{en}");
+    }
+    let zh = to_text(&book, &r, true, false);
+    assert!(zh.contains(" 1. 红 仕五退四 (e1f0)"), "{zh}");
+    // So does the side-by-side comparison, whose JSON keeps its shape.
+    let cmp = qili::judge::compare::compare(&[&book], &r.cycle, false);
+    let table = qili::cli::compare::comparison_text(&cmp, false);
+    assert!(table.contains("1. Red A5-4 "), "{table}");
+    let json = serde_json::to_value(&cmp.moves[0]).unwrap();
+    assert_eq!(json["move"], "仕五退四");
+    assert!(json.get("wxf").is_none());
+}
+
 /// 24.8 and 26.4: horses going out and back attack nothing; both sides are
 /// idle and the game is drawn.
 #[test]

@@ -149,7 +149,7 @@ pub fn comparison_text(c: &Comparison, zh: bool) -> String {
     for m in &c.moves {
         let mut r = vec![
             (if m.differs { "*" } else { "" }).to_string(),
-            format!("{}. {} {}", m.ply, side_label(m.side, zh), m.chinese),
+            format!("{}. {} {}", m.ply, side_label(m.side, zh), m.name(zh)),
         ];
         r.extend(m.natures.iter().cloned());
         rows.push(r);
@@ -195,7 +195,7 @@ pub fn comparison_text(c: &Comparison, zh: bool) -> String {
             out.push_str(&format!(
                 "  {}. {}: {}\n",
                 m.ply,
-                m.chinese,
+                m.name(zh),
                 if m.responsible.is_empty() {
                     "—".to_string()
                 } else {
@@ -250,7 +250,7 @@ pub fn comparison_md(c: &Comparison, zh: bool) -> String {
             "| {}. {} {} | {} |\n",
             m.ply,
             side_label(m.side, zh),
-            m.chinese,
+            m.name(zh),
             cells.join(" | ")
         ));
     }
@@ -284,7 +284,7 @@ pub fn comparison_md(c: &Comparison, zh: bool) -> String {
             out.push_str(&format!(
                 "- {}. {} — {}\n",
                 m.ply,
-                m.chinese,
+                m.name(zh),
                 if m.responsible.is_empty() {
                     "—".to_string()
                 } else {

@@ -192,6 +192,10 @@ pub struct CompareMove {
     #[serde(rename = "move")]
     pub chinese: String,
     pub iccs: String,
+    /// In WXF notation, for the English text (not in the JSON, whose shape
+    /// is kept).
+    #[serde(skip)]
+    pub wxf: String,
     /// The deciding nature under each edition, in the order given.
     pub natures: Vec<String>,
     /// The one-line reason under each edition.
@@ -244,11 +248,26 @@ pub fn compare(books: &[&Rulebook], cycle: &Cycle, zh: bool) -> Comparison {
     compare_rulings(books, &rulings, zh)
 }
 
+impl CompareMove {
+    /// The move as the text in that language names it: Chinese notation,
+    /// or WXF in English.
+    pub fn name(&self, zh: bool) -> &str {
+        if zh {
+            &self.chinese
+        } else {
+            &self.wxf
+        }
+    }
+}
+
 /// Lines up rulings of one cycle made under `books` (one each, same order).
 pub fn compare_rulings(books: &[&Rulebook], rulings: &[Ruling], zh: bool) -> Comparison {
     let changed: Vec<BTreeSet<ItemRef>> =
         books.iter().map(|b| changed_items(books[0], b)).collect();
     let count = rulings.first().map_or(0, |r| r.moves.len());
+    let wxf_names = rulings
+        .first()
+        .map_or_else(Vec::new, |r| crate::judge::report::wxf_names(&r.cycle));
     let mut moves = Vec::with_capacity(count);
     for i in 0..count {
         let natures: Vec<String> = books
@@ -273,6 +292,7 @@ pub fn compare_rulings(books: &[&Rulebook], rulings: &[Ruling], zh: bool) -> Com
             }
         }
         let m0 = &rulings[0].moves[i];
+        let wxf = wxf_names.get(i).cloned().unwrap_or_default();
         moves.push(CompareMove {
             ply: m0.ply,
             side: if m0.side == crate::board::Color::Red {
@@ -282,6 +302,7 @@ pub fn compare_rulings(books: &[&Rulebook], rulings: &[Ruling], zh: bool) -> Com
             },
             chinese: m0.chinese.clone(),
             iccs: m0.mv.to_string(),
+            wxf,
             natures,
             reasons: books
                 .iter()

@@ -153,6 +153,22 @@ pub fn outcome_id(o: Outcome) -> &'static str {
     }
 }
 
+/// The cycle's moves in WXF notation, which English readers (the WXF and
+/// AXF rulebooks' own) read. Named by replaying the cycle when a text asks,
+/// so the ruling itself need not.
+pub fn wxf_names(cycle: &crate::judge::Cycle) -> Vec<String> {
+    let mut pos = cycle.start.clone();
+    cycle
+        .moves
+        .iter()
+        .map(|&mv| {
+            let name = crate::notation::wxf(&pos, mv);
+            pos.make(mv);
+            name
+        })
+        .collect()
+}
+
 /// An outcome id (see [`outcome_id`]) in a table read by people: as a
 /// referee says it in Chinese, the id itself in English (the word scripts
 /// also find in the JSON).
@@ -438,11 +454,16 @@ pub fn to_text(book: &Rulebook, r: &Ruling, zh: bool, explain: bool) -> String {
             )
         });
     }
-    for m in &r.moves {
+    let wxf: Vec<String> = if zh { Vec::new() } else { wxf_names(&r.cycle) };
+    for (i, m) in r.moves.iter().enumerate() {
         let side = if zh {
             m.side.chinese().to_string()
         } else {
             side_en(m.side).to_string()
+        };
+        let name = match wxf.get(i) {
+            Some(w) => w.as_str(),
+            None => m.chinese.as_str(),
         };
         let nature = if zh {
             prog.nature_name(m.heaviest).to_string()
@@ -457,7 +478,7 @@ pub fn to_text(book: &Rulebook, r: &Ruling, zh: bool, explain: bool) -> String {
         s.push_str(&format!(
             "{:>2}. {side} {} ({})  {nature}  {}\n",
             m.ply,
-            m.chinese,
+            name,
             m.mv,
             reasons.join(sep)
         ));
