@@ -154,6 +154,45 @@ fn moves_can_come_from_standard_input() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("qili::io"));
 }
 
+/// `explain-rules --format json` gives the chain and every item with its
+/// lineage; each lineage step's file and line hold that item's keyword
+/// and id (checked against the files themselves), and 2011 overrides
+/// `already-threatened` (26.3) that the 2011 trial defined.
+#[test]
+fn explain_rules_json_points_each_step_at_its_line() {
+    let o = qili(&["explain-rules", "2011", "--format", "json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["chain"], serde_json::json!(["2011-trial", "2011"]));
+    let items = v["items"].as_array().unwrap();
+    let threatened = items
+        .iter()
+        .find(|i| i["id"] == "already-threatened")
+        .unwrap();
+    assert_eq!(threatened["cite"], "26.3");
+    let steps: Vec<&str> = threatened["lineage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    assert_eq!(steps, ["defined", "overridden"]);
+    for item in items.iter().filter(|i| i["kind"] == "define") {
+        for step in item["lineage"].as_array().unwrap() {
+            let file = std::fs::read_to_string(step["file"].as_str().unwrap()).unwrap();
+            let line = file
+                .lines()
+                .nth(step["line"].as_u64().unwrap() as usize - 1)
+                .unwrap();
+            let id = item["id"].as_str().unwrap();
+            assert!(
+                line.contains(&format!("define {id}")),
+                "{id}: {step} is `{line}`"
+            );
+        }
+    }
+}
+
 /// `qili completions bash` is a script bash accepts (`bash -n`), and it
 /// completes every subcommand and the options scripts use.
 #[test]

@@ -67,6 +67,7 @@ impl Cli {
             Command::Move(a) => a.format == Format::Json,
             Command::Judge(a) => a.format == Format::Json,
             Command::Test(a) => a.format == Format::Json,
+            Command::ExplainRules(a) => a.format == Format::Json,
             Command::Compare(a) => a.format == Table::Json,
             Command::Coverage(a) => a.format == Table::Json,
             Command::Survey(a) => a.format == Table::Json,

@@ -9,7 +9,7 @@ use miette::{miette, Result};
 use super::compare::TableFormat;
 use super::judge::Lang;
 use crate::judge::Rulebook;
-use crate::lang::diff::{diff, explain, render_text};
+use crate::lang::diff::{diff, explain, explain_data, render_text};
 use crate::lang::resolve::Resolved;
 
 /// Loads a rulebook named on the command line (see [`crate::judge::resolve_arg`]).
@@ -25,11 +25,21 @@ pub struct ExplainArgs {
     /// qili answer for any it does not hold.
     #[arg(long, default_value = "rules")]
     pub rules: PathBuf,
+    /// `json`: the chain, and each item in force with its lineage and text.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: super::Format,
 }
 
 pub fn run_explain(args: &ExplainArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let resolved = load(&args.rulebook, &args.rules)?;
-    super::emit(out, &explain(&resolved))
+    match args.format {
+        super::Format::Text => super::emit(out, &explain(&resolved)),
+        super::Format::Json => {
+            let json = serde_json::to_string_pretty(&explain_data(&resolved))
+                .map_err(|e| miette!(code = "qili::io", "cannot write JSON: {e}"))?;
+            super::emit(out, &format!("{json}\n"))
+        }
+    }
 }
 
 #[derive(Debug, Args)]

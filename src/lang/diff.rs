@@ -320,6 +320,98 @@ pub fn explain(resolved: &Resolved) -> String {
     out
 }
 
+/// A resolved rulebook for tools (`qili explain-rules --format json`):
+/// the chain, and each item in force with its lineage and text.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Explained {
+    pub edition: String,
+    pub title: Option<Titles>,
+    /// Edition ids from the root to this one.
+    pub chain: Vec<String>,
+    pub items: Vec<ExplainedItem>,
+    /// Items removed along the chain.
+    pub removed: Vec<ExplainedItem>,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Titles {
+    pub zh: Option<String>,
+    pub en: Option<String>,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ExplainedItem {
+    /// The item's keyword: `define`, `nature`, `clause`, `values`, …
+    pub kind: &'static str,
+    pub id: String,
+    /// The rulebook clause it cites (`26.3`), if any.
+    pub cite: Option<String>,
+    pub lineage: Vec<ExplainedStep>,
+    /// The text in force, as the file has it (empty for a removed item).
+    pub text: String,
+}
+
+/// One step of a lineage: in which edition, what, and where (1-based line
+/// of the file named).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ExplainedStep {
+    pub edition: String,
+    pub step: &'static str,
+    pub file: Option<String>,
+    pub line: Option<usize>,
+}
+
+/// [`explain`] as data.
+pub fn explain_data(resolved: &Resolved) -> Explained {
+    let steps = |lineage: &[super::resolve::LineageStep]| -> Vec<ExplainedStep> {
+        lineage
+            .iter()
+            .map(|s| {
+                let loaded = resolved.chain.get(s.edition);
+                ExplainedStep {
+                    edition: resolved.edition_id(s.edition).to_string(),
+                    step: s.step.word(),
+                    file: loaded.map(|l| l.source.name.clone()),
+                    line: loaded.map(|l| l.source.line_col(s.span.start).0),
+                }
+            })
+            .collect()
+    };
+    let this = resolved.this().map(|l| &l.book.header);
+    Explained {
+        edition: this.map_or_else(String::new, |h| h.edition.name.clone()),
+        title: this.map(|h| Titles {
+            zh: h.title_zh.clone(),
+            en: h.title_en.clone(),
+        }),
+        chain: (0..resolved.chain.len())
+            .map(|i| resolved.edition_id(i).to_string())
+            .collect(),
+        items: resolved
+            .items
+            .iter()
+            .map(|((k, id), item)| ExplainedItem {
+                kind: k.keyword(),
+                id: id.clone(),
+                cite: cite_of(&item.item),
+                lineage: steps(&item.lineage),
+                text: item_text(resolved, item),
+            })
+            .collect(),
+        removed: resolved
+            .removed
+            .iter()
+            .map(|((k, id), lineage)| ExplainedItem {
+                kind: k.keyword(),
+                id: id.clone(),
+                cite: None,
+                lineage: steps(lineage),
+                text: String::new(),
+            })
+            .collect(),
+    }
+}
+
 fn lineage_text(resolved: &Resolved, lineage: &[super::resolve::LineageStep]) -> String {
     lineage
         .iter()
