@@ -14,7 +14,6 @@ use crate::judge::profile::Profile;
 use crate::judge::report::{to_json, to_text};
 use crate::judge::survey::{game_repetitions, Found};
 use crate::judge::{judge_cycle, last_cycle, Options, Rulebook};
-use crate::lang::resolve::Library;
 use crate::notation::parse_line;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -583,7 +582,9 @@ enum Loaded {
 /// The edition from the rules folder, or else built into qili.
 fn load(edition: &str, dir: &Path) -> Loaded {
     let path = dir.join(format!("{edition}.qili"));
-    let bundled = crate::lang::resolve::Bundled.find(edition).is_some();
+    let bundled = crate::lang::resolve::BUNDLED
+        .iter()
+        .any(|(id, _)| *id == edition);
     if !path.is_file() && !bundled {
         return Loaded::Missing;
     }

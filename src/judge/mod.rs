@@ -505,10 +505,11 @@ fn apply(action: &program::Action, before: &[usize], natures: &mut Vec<usize>) -
 /// The rules folder the command line reads when none is named.
 pub const DEFAULT_RULES_DIR: &str = "rules";
 
-/// The rules folder `rules`, in front of the bundled editions. Without the
-/// default folder (qili run outside its checkout, or installed) the
-/// bundled editions alone answer; a folder named on purpose must exist, so
-/// that a mistyped one does not quietly give the bundled texts instead.
+/// The rules folder `rules` names, in front of the bundled editions.
+/// Without the default folder (qili run outside its checkout, or
+/// installed) the bundled editions alone answer; a folder named on purpose
+/// must exist, so that a mistyped one does not quietly give the bundled
+/// texts instead.
 pub fn shelf(rules: &Path) -> Result<Shelf> {
     if rules != Path::new(DEFAULT_RULES_DIR) && !rules.is_dir() {
         return Err(miette!(
