@@ -361,22 +361,29 @@ pub struct ExplainedStep {
     pub line: Option<usize>,
 }
 
+/// A lineage with each step's edition, file and line named: what both
+/// the text and the JSON of `explain-rules` show.
+fn lineage_steps(
+    resolved: &Resolved,
+    lineage: &[super::resolve::LineageStep],
+) -> Vec<ExplainedStep> {
+    lineage
+        .iter()
+        .map(|s| {
+            let loaded = resolved.chain.get(s.edition);
+            ExplainedStep {
+                edition: resolved.edition_id(s.edition).to_string(),
+                step: s.step.word(),
+                file: loaded.map(|l| l.source.name.clone()),
+                line: loaded.map(|l| l.source.line_col(s.span.start).0),
+            }
+        })
+        .collect()
+}
+
 /// [`explain`] as data.
 pub fn explain_data(resolved: &Resolved) -> Explained {
-    let steps = |lineage: &[super::resolve::LineageStep]| -> Vec<ExplainedStep> {
-        lineage
-            .iter()
-            .map(|s| {
-                let loaded = resolved.chain.get(s.edition);
-                ExplainedStep {
-                    edition: resolved.edition_id(s.edition).to_string(),
-                    step: s.step.word(),
-                    file: loaded.map(|l| l.source.name.clone()),
-                    line: loaded.map(|l| l.source.line_col(s.span.start).0),
-                }
-            })
-            .collect()
-    };
+    let steps = |lineage: &[super::resolve::LineageStep]| lineage_steps(resolved, lineage);
     let this = resolved.this().map(|l| &l.book.header);
     Explained {
         edition: this.map_or_else(String::new, |h| h.edition.name.clone()),
@@ -413,19 +420,14 @@ pub fn explain_data(resolved: &Resolved) -> Explained {
 }
 
 fn lineage_text(resolved: &Resolved, lineage: &[super::resolve::LineageStep]) -> String {
-    lineage
+    lineage_steps(resolved, lineage)
         .iter()
         .map(|s| {
-            let file = resolved.chain.get(s.edition).map(|l| {
-                let (line, _) = l.source.line_col(s.span.start);
-                format!("{}:{line}", l.source.name)
-            });
-            format!(
-                "{} in {}{}",
-                s.step.word(),
-                resolved.edition_id(s.edition),
-                file.map(|f| format!(" ({f})")).unwrap_or_default()
-            )
+            let place = match (&s.file, s.line) {
+                (Some(file), Some(line)) => format!(" ({file}:{line})"),
+                _ => String::new(),
+            };
+            format!("{} in {}{place}", s.step, s.edition)
         })
         .collect::<Vec<_>>()
         .join(", ")
