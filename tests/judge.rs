@@ -55,6 +55,28 @@ fn a_lone_perpetual_check_must_change() {
     assert_eq!(r.sides[1].forbidden, Some(false));
 }
 
+/// The English ruling reads as a sentence: a side's several idle moves
+/// "are" allowed, a side's one pattern "is" forbidden (26.2's lone
+/// perpetual check against two idle moves).
+#[test]
+fn the_english_ruling_agrees_with_each_sides_summary() {
+    let book = edition("2011");
+    let r = rule(&book, "3k5/R8/9/9/9/9/9/9/9/4K4 w", "a8a9 d9d8 a9a8 d8d9");
+    let en = qili::judge::report::wording(&r).en;
+    assert_eq!(
+        en,
+        "Red's perpetual check is forbidden; Black's two idle moves are allowed: \
+         Red must change, or lose."
+    );
+    let r = rule(&book, START_FEN, "马二进三 马8进7 马三退二 马7退8");
+    let en = qili::judge::report::wording(&r).en;
+    assert_eq!(
+        en,
+        "Red's two idle moves are allowed; Black's two idle moves are allowed: \
+         a draw if neither side changes."
+    );
+}
+
 /// The editions built into the program are the files of `rules/`, all of
 /// them (an edition added to the folder and not to `BUNDLED` fails here),
 /// and a built-in rulebook rules as the folder's does: 26.2's lone

@@ -84,9 +84,38 @@ pub fn summary(prog: &Program, moves: &[MoveRuling], side: Color) -> Text {
         }
         push_english_number(&mut en, c);
         en.push(' ');
-        en.push_str(prog.nature_en(n));
+        if c == 1 {
+            en.push_str(prog.nature_en(n));
+        } else if is_idle(prog, n) {
+            en.push_str(prog.nature_en(n));
+            en.push_str(" moves");
+        } else {
+            push_plural(&mut en, prog.nature_en(n));
+        }
     }
     Text::new(zh, en)
+}
+
+/// An English gloss in the plural, as a count of more than one reads it
+/// ("two chases, one idle"): the bundled editions' glosses are nouns that
+/// take -s or -es.
+fn push_plural(out: &mut String, gloss: &str) {
+    out.push_str(gloss);
+    if ["s", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|e| gloss.ends_with(e))
+    {
+        out.push_str("es");
+    } else {
+        out.push('s');
+    }
+}
+
+/// Whether a side's English summary names several moves ("two idle
+/// moves") rather than one pattern ("perpetual chase", "one check, one
+/// idle"): the verb of the ruling agrees with it.
+fn summary_is_plural(en: &str) -> bool {
+    en.ends_with(" moves") && !en.contains(", ")
 }
 
 /// The idle nature is the one whose definition is plain `true`: it holds of
@@ -117,14 +146,20 @@ pub fn wording(r: &Ruling) -> Text {
     let order = [first, first.opponent()];
     let part = |c: Color| {
         let s = &r.sides[c.index()];
+        let verb = if summary_is_plural(&s.summary.en) {
+            " are"
+        } else {
+            " is"
+        };
         let (zh, en) = match s.forbidden {
-            Some(true) => ("为禁止着法", " is forbidden"),
-            Some(false) => ("为允许着法", " is allowed"),
+            Some(true) => ("为禁止着法", " forbidden"),
+            Some(false) => ("为允许着法", " allowed"),
             None => ("", ""),
         };
+        let verb = if en.is_empty() { "" } else { verb };
         (
             format!("{}{}{zh}", side_zh(c), s.summary.zh),
-            format!("{}'s {}{en}", side_en(c), s.summary.en),
+            format!("{}'s {}{verb}{en}", side_en(c), s.summary.en),
         )
     };
     let parts: Vec<(String, String)> = order.iter().map(|c| part(*c)).collect();
@@ -555,5 +590,40 @@ fn render_trace(s: &mut String, t: &Trace, depth: usize, zh: bool) {
             facts.push((&c.what, c.holds));
         }
         render_trace(s, c, depth + 1, zh);
+    }
+}
+
+// Tests state their expectations by panicking.
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    /// A count above one reads in the plural: two chases, two mate
+    /// threats, two exchange offers.
+    #[test]
+    fn a_gloss_counted_twice_reads_in_the_plural() {
+        for (gloss, plural) in [
+            ("chase", "chases"),
+            ("check", "checks"),
+            ("mate threat", "mate threats"),
+            ("sacrifice offer", "sacrifice offers"),
+            ("block", "blocks"),
+            ("pass", "passes"),
+        ] {
+            let mut out = String::new();
+            push_plural(&mut out, gloss);
+            assert_eq!(out, plural);
+        }
+    }
+
+    /// Only a count of idle moves is several moves; a mix and a perpetual
+    /// pattern are one pattern each.
+    #[test]
+    fn only_several_idle_moves_take_a_plural_verb() {
+        assert!(summary_is_plural("two idle moves"));
+        assert!(!summary_is_plural("perpetual chase"));
+        assert!(!summary_is_plural("one check, two idle moves"));
+        assert!(!summary_is_plural("one check"));
     }
 }
