@@ -1284,6 +1284,32 @@ impl Position {
         self.leaves_king_safe(f, cell_of(to), self.kings[us.index()], us.opponent(), true)
     }
 
+    /// [`Self::keeps_own_king_safe`] for a caller that knows whether the
+    /// mover's king stands attacked now (`in_check`). Out of check the
+    /// test looks only at the king's lines and the horse leg the move
+    /// touches, as the legal generation does: a capture asked of a side not
+    /// in check, the common case of the attack questions, costs a fraction
+    /// of the full test.
+    pub(crate) fn keeps_own_king_safe_given(
+        &self,
+        from: Square,
+        to: Square,
+        in_check: bool,
+    ) -> bool {
+        let f = cell_of(from);
+        let Some(p) = decode(self.cells[f]) else {
+            return true;
+        };
+        let us = p.color;
+        self.leaves_king_safe(
+            f,
+            cell_of(to),
+            self.kings[us.index()],
+            us.opponent(),
+            in_check,
+        )
+    }
+
     /// Whether the move `from → to` leaves the mover's king (on `ksq`) safe.
     /// Out of check, a move other than the king's can only open or close the
     /// king's rank and file and the horse leg it leaves, so only those are
