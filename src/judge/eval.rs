@@ -756,14 +756,19 @@ impl<'p> Evaluator<'p> {
     /// emptied, for the next move's (up to [`SPARE_TABLES`]).
     fn recycle_contexts(&mut self) {
         self.cached.clear();
-        for c in self.ctxs.drain(..) {
-            for mut t in c.attackers.into_iter().flatten() {
-                if self.spare_tables.len() < SPARE_TABLES {
-                    t.clear();
-                    self.spare_tables.push(t);
+        // The tables are taken out in place: moving each context out of the
+        // list first copied the whole context, position and all.
+        for c in &mut self.ctxs {
+            for slot in &mut c.attackers {
+                if let Some(mut t) = slot.take() {
+                    if self.spare_tables.len() < SPARE_TABLES {
+                        t.clear();
+                        self.spare_tables.push(t);
+                    }
                 }
             }
         }
+        self.ctxs.clear();
     }
 
     /// Switches to the verdict: cycle primitives read these facts.
