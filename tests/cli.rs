@@ -258,6 +258,73 @@ fn outside_the_checkout_the_built_in_editions_answer() {
     assert!(err.contains("qili::rules::no_folder"), "{err}");
 }
 
+/// Outside the checkout the case corpus is built in: `qili test` runs the
+/// same cases to the same counts as in the checkout, and `--case` finds a
+/// seed figure by its id and rules it word for word as from its file. The
+/// built-in files are the folder's, text for text.
+#[test]
+fn outside_the_checkout_the_built_in_corpus_answers() {
+    let mut on_disk = qili::cli::judge::case_files(&["cases".into()])
+        .unwrap()
+        .into_iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>();
+    on_disk.sort();
+    let mut built_in: Vec<String> = qili::judge::case::BUNDLED_CASES
+        .iter()
+        .map(|(path, text)| {
+            let file = std::fs::read_to_string(path).unwrap();
+            assert!(file == *text, "{path}: the built-in text is not the file's");
+            (*path).to_string()
+        })
+        .collect();
+    built_in.sort();
+    assert_eq!(on_disk, built_in);
+    assert!(built_in.len() > 60, "only {} case files", built_in.len());
+
+    let elsewhere = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-cases-folder");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    assert!(!elsewhere.join("cases").exists());
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_qili"))
+            .args(args)
+            .current_dir(&elsewhere)
+            .output()
+            .unwrap()
+    };
+    let last = |o: &Output| stdout(o).lines().last().unwrap_or_default().to_string();
+    let here = qili(&["test"]);
+    let there = run(&["test"]);
+    assert!(
+        there.status.success(),
+        "{}",
+        String::from_utf8_lossy(&there.stderr)
+    );
+    assert_eq!(last(&there), last(&here));
+    assert!(
+        last(&there).ends_with(" passed, 0 failed"),
+        "{}",
+        last(&there)
+    );
+
+    let from_file = qili(&["judge", "--case", "cases/s3-2.toml"]);
+    for id in ["s3-2", "S3-2", "cases/s3-2.toml"] {
+        let o = run(&["judge", "--case", id]);
+        assert!(
+            o.status.success(),
+            "{id}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(stdout(&o), stdout(&from_file), "{id}");
+    }
+    let o = run(&["judge", "--case", "s9-99"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("qili::case::io"));
+    let o = run(&["test", "cases/nosuch"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("qili::test::no_cases"));
+}
+
 #[test]
 fn judge_json_is_the_documented_contract() {
     let o = qili(&[PERPETUAL_CHECK, &["--format", "json"]].concat());

@@ -542,7 +542,7 @@ fn every_case_agrees_with_its_article() {
     let mut judged = 0;
     let cases: Vec<Case> = files
         .iter()
-        .flat_map(|f| Case::load_all(f).unwrap_or_else(|e| panic!("{}: {e}", f.display())))
+        .flat_map(|f| f.load_all().unwrap_or_else(|e| panic!("{}: {e}", f.name())))
         .collect();
     for case in &cases {
         for e in &case.expect {
@@ -884,7 +884,7 @@ fn the_lean_trace_gives_the_full_traces_reasons() {
         judged.push((book.clone(), cy));
     }
     let files = qili::cli::judge::case_files(&["cases".into()]).unwrap();
-    for case in files.iter().flat_map(|f| Case::load_all(f).unwrap()) {
+    for case in files.iter().flat_map(|f| f.load_all().unwrap()) {
         for e in &case.expect {
             for ed in &e.editions {
                 if Path::new("rules").join(format!("{ed}.qili")).is_file() {

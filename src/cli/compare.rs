@@ -310,7 +310,7 @@ pub fn comparison_md(c: &Comparison, zh: bool) -> String {
 pub fn load_cases(paths: &[PathBuf]) -> Result<Vec<Case>> {
     let mut cases = Vec::new();
     for f in case_files(paths)? {
-        cases.extend(Case::load_all(&f).map_err(miette::Report::new)?);
+        cases.extend(f.load_all().map_err(miette::Report::new)?);
     }
     Ok(cases)
 }

@@ -9,7 +9,7 @@ use miette::{miette, Result};
 
 use super::{emit, position_arg, Format};
 use crate::board::START_FEN;
-use crate::judge::case::{compare, Case};
+use crate::judge::case::{self, compare, Case};
 use crate::judge::profile::Profile;
 use crate::judge::report::{to_json, to_text};
 use crate::judge::survey::{game_repetitions, Found};
@@ -74,7 +74,7 @@ pub fn run_judge(args: &JudgeArgs, out: &mut dyn std::io::Write) -> Result<()> {
     let book = Rulebook::from_folder(&args.rules, &args.rules_dir)?;
     let (cycle, case, header) = match (&args.case, &args.pgn) {
         (Some(path), _) => {
-            let case = Case::load(path).map_err(miette::Report::new)?;
+            let case = case_arg(path)?;
             let start = position_arg(&case.fen)?;
             let line = parse_line(&start, &case.moves).map_err(miette::Report::new)?;
             let cycle = last_cycle(&start, &line, &case.moves).map_err(miette::Report::new)?;
@@ -319,15 +319,88 @@ struct Timing {
     p99_us: u64,
 }
 
+/// A case file: on disk, or built into the program
+/// ([`crate::judge::case::BUNDLED_CASES`]).
+#[derive(Clone, Debug)]
+pub enum CaseFile {
+    Disk(PathBuf),
+    BuiltIn {
+        /// The path from the project root (`cases/s3-2.toml`).
+        path: &'static str,
+        text: &'static str,
+    },
+}
+
+impl CaseFile {
+    /// As reports and diagnostics name it: a built-in file as
+    /// `<built-in>/cases/s3-2.toml`.
+    pub fn name(&self) -> String {
+        match self {
+            CaseFile::Disk(p) => p.display().to_string(),
+            CaseFile::BuiltIn { path, .. } => format!("{}/{path}", case::BUILT_IN),
+        }
+    }
+
+    /// Every case it holds (see [`Case::load_all`]).
+    pub fn load_all(&self) -> std::result::Result<Vec<Case>, case::CaseError> {
+        match self {
+            CaseFile::Disk(p) => Case::load_all(p),
+            CaseFile::BuiltIn { text, .. } => Case::parse_all(&self.name(), text),
+        }
+    }
+}
+
 /// The case files under `paths`: `.toml` cases and `.jsonl` peer files,
-/// folders searched recursively, each folder's files in name order.
-pub fn case_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    files_under(paths, &["toml", "jsonl"], &|p| {
-        miette!(
-            code = "qili::test::no_cases",
-            help = "give case files or the folder holding them (default: cases)",
-            "{} is neither a case file nor a folder",
-            p.display()
+/// folders searched recursively, each folder's files in name order. A path
+/// that is not on disk names the built-in corpus where it can (`cases`,
+/// the default, run outside the checkout: the whole corpus built in).
+pub fn case_files(paths: &[PathBuf]) -> Result<Vec<CaseFile>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.exists() {
+            out.extend(
+                files_under(std::slice::from_ref(p), &["toml", "jsonl"], &no_cases)?
+                    .into_iter()
+                    .map(CaseFile::Disk),
+            );
+            continue;
+        }
+        let built_in = p.to_str().map(case::bundled_under).unwrap_or_default();
+        if built_in.is_empty() {
+            return Err(no_cases(p));
+        }
+        out.extend(
+            built_in
+                .into_iter()
+                .map(|(path, text)| CaseFile::BuiltIn { path, text }),
+        );
+    }
+    Ok(out)
+}
+
+fn no_cases(p: &std::path::Path) -> miette::Report {
+    miette!(
+        code = "qili::test::no_cases",
+        help = "give case files or the folder holding them (default: cases; outside the \
+                checkout, the corpus built into qili)",
+        "{} is neither a case file nor a folder, nor a part of the built-in corpus",
+        p.display()
+    )
+}
+
+/// The case `--case` names: a file on disk, else a built-in one by its
+/// path, file name, stem or id (`cases/s3-2.toml`, `s3-2`, `S3-2`).
+pub fn case_arg(arg: &std::path::Path) -> Result<Case> {
+    if !arg.exists() {
+        if let Some((path, text)) = arg.to_str().and_then(case::bundled_case) {
+            let name = CaseFile::BuiltIn { path, text }.name();
+            return Case::parse(&name, text).map_err(miette::Report::new);
+        }
+    }
+    Case::load(arg).map_err(|e| {
+        miette::Report::new(e).wrap_err(
+            "no such case file, and no case of the built-in corpus by that name \
+             (a path such as cases/s3-2.toml, or an id such as s3-2)",
         )
     })
 }
@@ -394,8 +467,8 @@ pub fn run_corpus(args: &TestArgs, out: &mut dyn std::io::Write) -> Result<TestS
     let mut to_profile = Vec::new();
     let mut cases = Vec::new();
     for file in files {
-        let name = file.display().to_string();
-        match Case::load_all(&file) {
+        let name = file.name();
+        match file.load_all() {
             Ok(c) => cases.extend(c.into_iter().map(|c| (name.clone(), c))),
             Err(e) => report(
                 CaseResult {

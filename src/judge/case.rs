@@ -111,12 +111,22 @@ impl Case {
                 path: path.display().to_string(),
                 message: e.to_string(),
             })?;
+            return Case::parse_all(&path.display().to_string(), &text);
+        }
+        Ok(vec![Case::load(path)?])
+    }
+
+    /// [`Self::load_all`] for a file's text: `name` is its path, whose
+    /// extension says which format it is in (`.jsonl`: the peers').
+    pub fn parse_all(name: &str, text: &str) -> Result<Vec<Case>, CaseError> {
+        let path = Path::new(name);
+        if path.extension().is_some_and(|x| x == "jsonl") {
             let stem = path
                 .file_stem()
                 .map_or_else(|| "peer".to_string(), |s| s.to_string_lossy().into_owned());
-            return Case::parse_peer(&path.display().to_string(), &stem, &text);
+            return Case::parse_peer(name, &stem, text);
         }
-        Ok(vec![Case::load(path)?])
+        Ok(vec![Case::parse(name, text)?])
     }
 
     /// The peer format: one JSON object per line (see `cases/peer/README.md`).
@@ -196,6 +206,44 @@ impl Case {
         }
         Ok(case)
     }
+}
+
+include!(concat!(env!("OUT_DIR"), "/bundled_cases.rs"));
+
+/// What a built-in case file's name starts with in reports and diagnostics,
+/// as a built-in edition's does (`<built-in>/cases/s3-2.toml`).
+pub const BUILT_IN: &str = "<built-in>";
+
+/// The built-in case files at `path` or under it, `path` as written from
+/// the project root: `cases`, `cases/peer`, `cases/s3-2.toml` (a trailing
+/// `/` or a leading `./` is allowed). Empty when none is.
+pub fn bundled_under(path: &str) -> Vec<(&'static str, &'static str)> {
+    let path = path.trim_start_matches("./").trim_end_matches('/');
+    BUNDLED_CASES
+        .iter()
+        .copied()
+        .filter(|(name, _)| {
+            *name == path
+                || name
+                    .strip_prefix(path)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .collect()
+}
+
+/// The built-in `.toml` case a `--case` argument names: its path from the
+/// project root (`cases/s3-2.toml`), its file name (`s3-2.toml`), its stem
+/// (`s3-2`) or its id (`S3-2`, in any case).
+pub fn bundled_case(arg: &str) -> Option<(&'static str, &'static str)> {
+    let arg = arg.trim_start_matches("./");
+    let stem = arg.strip_suffix(".toml").unwrap_or(arg);
+    BUNDLED_CASES.iter().copied().find(|(name, _)| {
+        let Some(file) = name.strip_suffix(".toml") else {
+            return false;
+        };
+        let base = file.rsplit('/').next().unwrap_or(file);
+        file == stem || base.eq_ignore_ascii_case(stem)
+    })
 }
 
 /// The outcome an expectation names, as the JSON contract spells it.
