@@ -320,6 +320,11 @@ fn outside_the_checkout_the_built_in_corpus_answers() {
     let o = run(&["judge", "--case", "s9-99"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("qili::case::io"));
+    let o = run(&["judge", "--case", "s3-22"]);
+    // The diagnostic is wrapped to the terminal's width: read it unwrapped.
+    let err = String::from_utf8_lossy(&o.stderr).replace('│', " ");
+    let err = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(err.contains("did you mean `s3-2`?"), "{err}");
     let o = run(&["test", "cases/nosuch"]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("qili::test::no_cases"));
