@@ -55,6 +55,33 @@ fn a_lone_perpetual_check_must_change() {
     assert_eq!(r.sides[1].forbidden, Some(false));
 }
 
+/// 26.2 when both sides are forbidden: a lone perpetual check against a
+/// perpetual chase, and the checking side must change (the brief, §4.3:
+/// unilateral 长将 is never allowed, E3's wording and E2 图6). Composed for
+/// this test, no seed figure having the pattern under 2011: red's pawn
+/// steps off and back onto the e-file, each time leaving one screen between
+/// the cannon e0 and the king (将); black's horse answers by leaving the
+/// file to attack the unprotected rook b4, then by coming back to block,
+/// which opens the rook c8's file onto the unprotected horse c3 (造成其他子捉).
+/// The elephant g5 roots the horse on e7, so the block offers nothing.
+#[test]
+fn a_lone_perpetual_check_against_a_perpetual_chase_must_change() {
+    let book = edition("2011");
+    let r = rule(
+        &book,
+        "3aka3/2r6/4n4/9/4P1b2/1R7/2N6/3A5/9/3KC4 w",
+        "e5d5 e7c6 d5e5 c6e7",
+    );
+    assert_eq!(natures(&book, &r), ["将", "捉", "将", "捉"]);
+    assert_eq!(r.sides[0].summary.zh, "长将");
+    assert_eq!(r.sides[1].summary.zh, "长捉");
+    assert_eq!(r.sides[0].forbidden, Some(true));
+    assert_eq!(r.sides[1].forbidden, Some(true));
+    assert_eq!(r.outcome, Outcome::MustChange(Color::Red));
+    let case = r.case.map(|c| book.program.cases[c].label.id.as_str());
+    assert_eq!(case, Some("lone-perpetual-check"));
+}
+
 /// The English ruling reads as a sentence: a side's several idle moves
 /// "are" allowed, a side's one pattern "is" forbidden (26.2's lone
 /// perpetual check against two idle moves).
