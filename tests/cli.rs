@@ -222,22 +222,30 @@ fn the_bash_completion_script_parses_and_knows_the_commands() {
     }
 }
 
+/// A folder outside the checkout, with no `rules` and no `cases` in it (as
+/// where an installed qili runs), and qili run there.
+fn outside(name: &str) -> (std::path::PathBuf, impl Fn(&[&str]) -> Output) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    assert!(!dir.join("rules").exists() && !dir.join("cases").exists());
+    let here = dir.clone();
+    let run = move |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_qili"))
+            .args(args)
+            .current_dir(&here)
+            .output()
+            .unwrap()
+    };
+    (dir, run)
+}
+
 /// Run where there is no `rules` folder, as an installed qili is, the
 /// editions built into the program answer, for an edition id and for a
 /// draft's `extends`; a rules folder named on purpose must exist, so a
 /// mistyped one is refused rather than quietly replaced.
 #[test]
 fn outside_the_checkout_the_built_in_editions_answer() {
-    let elsewhere = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-rules-folder");
-    std::fs::create_dir_all(&elsewhere).unwrap();
-    assert!(!elsewhere.join("rules").exists());
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_qili"))
-            .args(args)
-            .current_dir(&elsewhere)
-            .output()
-            .unwrap()
-    };
+    let (elsewhere, run) = outside("no-rules-folder");
 
     let o = run(&[PERPETUAL_CHECK, &["--format", "json"]].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -282,16 +290,7 @@ fn outside_the_checkout_the_built_in_corpus_answers() {
     assert_eq!(on_disk, built_in);
     assert!(built_in.len() > 60, "only {} case files", built_in.len());
 
-    let elsewhere = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-cases-folder");
-    std::fs::create_dir_all(&elsewhere).unwrap();
-    assert!(!elsewhere.join("cases").exists());
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_qili"))
-            .args(args)
-            .current_dir(&elsewhere)
-            .output()
-            .unwrap()
-    };
+    let (_, run) = outside("no-cases-folder");
     let last = |o: &Output| stdout(o).lines().last().unwrap_or_default().to_string();
     let here = qili(&["test"]);
     let there = run(&["test"]);
