@@ -398,14 +398,10 @@ pub fn case_arg(arg: &std::path::Path) -> Result<Case> {
         }
     }
     Case::load(arg).map_err(|e| {
-        let stems = case::BUNDLED_CASES.iter().filter_map(|(path, _)| {
-            let file = path.strip_suffix(".toml")?;
-            Some(file.rsplit('/').next().unwrap_or(file))
-        });
         let wanted = arg.to_string_lossy();
         let wanted = wanted.trim_end_matches(".toml");
         let wanted = wanted.rsplit('/').next().unwrap_or(wanted).to_lowercase();
-        let hint = match crate::lang::suggest::closest(&wanted, stems) {
+        let hint = match crate::lang::suggest::closest(&wanted, case::bundled_stems()) {
             Some(near) => format!(" (did you mean `{near}`?)"),
             None => " (a path such as cases/s3-2.toml, or an id such as s3-2)".to_string(),
         };

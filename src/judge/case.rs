@@ -238,12 +238,21 @@ pub fn bundled_case(arg: &str) -> Option<(&'static str, &'static str)> {
     let arg = arg.trim_start_matches("./");
     let stem = arg.strip_suffix(".toml").unwrap_or(arg);
     BUNDLED_CASES.iter().copied().find(|(name, _)| {
-        let Some(file) = name.strip_suffix(".toml") else {
-            return false;
-        };
-        let base = file.rsplit('/').next().unwrap_or(file);
-        file == stem || base.eq_ignore_ascii_case(stem)
+        name.strip_suffix(".toml") == Some(stem)
+            || case_stem(name).is_some_and(|s| s.eq_ignore_ascii_case(stem))
     })
+}
+
+/// The stems of the built-in `.toml` cases (`s3-2`), the names
+/// [`bundled_case`] answers to besides the paths.
+pub fn bundled_stems() -> impl Iterator<Item = &'static str> {
+    BUNDLED_CASES.iter().filter_map(|(name, _)| case_stem(name))
+}
+
+/// A `.toml` case file's stem: `cases/s3-2.toml` → `s3-2`.
+fn case_stem(path: &str) -> Option<&str> {
+    let file = path.strip_suffix(".toml")?;
+    Some(file.rsplit('/').next().unwrap_or(file))
 }
 
 /// The outcome an expectation names, as the JSON contract spells it.
