@@ -1276,12 +1276,7 @@ impl Position {
     /// the legality test of a capture asked of either side, as the attack
     /// questions ask it.
     pub(crate) fn keeps_own_king_safe(&self, from: Square, to: Square) -> bool {
-        let f = cell_of(from);
-        let Some(p) = decode(self.cells[f]) else {
-            return true;
-        };
-        let us = p.color;
-        self.leaves_king_safe(f, cell_of(to), self.kings[us.index()], us.opponent(), true)
+        self.keeps_own_king_safe_given(from, to, true)
     }
 
     /// [`Self::keeps_own_king_safe`] for a caller that knows whether the
