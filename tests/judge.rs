@@ -1000,7 +1000,8 @@ fn a_fact_asked_twice_under_one_step_is_explained_once() {
     let book = edition("2011");
     let explained = rule_case(&book, "cases/s3-2.toml", true);
     let text = to_text(&book, &explained, false, true);
-    let fact = "red wins material starting with a check (h8h9 h5h9 g9h9), net +5";
+    let fact =
+        "red wins material starting with a check, net +5: C2+1 (h8h9) R8-4 (h5h9) P3=2 (g9h9)";
     assert_eq!(text.matches(fact).count(), 2, "{text}");
     let trace_notes: usize = explained.moves[0]
         .trace
@@ -1008,6 +1009,44 @@ fn a_fact_asked_twice_under_one_step_is_explained_once() {
         .map(|t| notes_of(t, fact))
         .sum();
     assert_eq!(trace_notes, 4);
+}
+
+/// An English reason writes a line of moves as the judged moves are
+/// written, WXF with the ICCS in brackets, move for move the Chinese line.
+/// Seed 003, 图6, move 3: red's rook takes the horse and black's rook takes
+/// the cannon that leaves unguarded (车六平七 车8平5), and with the cannon
+/// left aside the capture wins the horse. 图2, move 4: black's rook takes
+/// the cannon (车8退3). Both are black's files counted from black's right
+/// and red's from red's, as the Chinese numerals count them.
+#[test]
+fn english_lines_are_written_in_wxf_like_the_moves() {
+    let book = edition("2011");
+    let figure_6 = rule_case(&book, "cases/s3-6.toml", false);
+    let zh = reasons(&book, &figure_6.moves[2]);
+    assert!(
+        zh.iter()
+            .any(|t| t.zh.contains("的完整交换车六平七 车8平5：净得+0")),
+        "{zh:?}"
+    );
+    let en: Vec<&str> = zh.iter().map(|t| t.en.as_str()).collect();
+    assert!(
+        en.contains(&"exchange red rook d1 takes black horse c1: R6=7 (d1c1) R8=5 (h3e3), net +0"),
+        "{en:?}"
+    );
+    assert!(
+        en.contains(
+            &"exchange red rook d1 takes black horse c1, taking red cannon e3 left aside: \
+              R6=7 (d1c1), net +5"
+        ),
+        "{en:?}"
+    );
+    let figure_2 = rule_case(&book, "cases/s3-2.toml", false);
+    let en = to_text(&book, &figure_2, false, false);
+    assert!(
+        en.contains("exchange black rook h5 takes red cannon h8: R8-3 (h5h8), net +5"),
+        "{en}"
+    );
+    assert!(en.contains("red mates by checks: P5+1 (e8e9)"), "{en}");
 }
 
 /// The first case of a case file, ruled under `book` (explained or not).

@@ -28,7 +28,7 @@ use super::profile::{JudgeStep, Profiler, Timed};
 use super::program::{Guard, Node, Op, Prim, Program};
 use crate::board::{Bits, Color, Kind, Move, Piece, Position, Square};
 use crate::lang::ast::{BinOp, Quantifier};
-use crate::notation::chinese;
+use crate::notation::{chinese, wxf};
 use crate::tactics::{self, CaptureScope, ExchangeLimits, MateSearch, NodeBudget};
 
 /// How many members of a failing `exists` an exhaustive explanation shows.
@@ -2375,6 +2375,9 @@ impl<'p> Evaluator<'p> {
                 if self.wording() {
                     let (pa, pb) = (self.piece_text(a, ctx), self.piece_text(b, ctx));
                     let mut line = line_text(s.start.as_deref(), &s.line);
+                    // What the English says before the line: the pieces the
+                    // question leaves aside, if any.
+                    let mut aside = String::new();
                     if let Some(Value::Set(spared)) = v.get(2) {
                         let names: Vec<Text> = spared
                             .iter()
@@ -2392,8 +2395,7 @@ impl<'p> Evaluator<'p> {
                             let zh: Vec<&str> = names.iter().map(|t| t.zh.as_str()).collect();
                             let en: Vec<&str> = names.iter().map(|t| t.en.as_str()).collect();
                             line.zh.push_str(&cat!("（不计吃", zh.join("、"), "）"));
-                            line.en
-                                .push_str(&cat!("; taking ", en.join(", "), " left aside"));
+                            aside = cat!(", taking ", en.join(", "), " left aside");
                         }
                     }
                     let t = match s.refused {
@@ -2421,9 +2423,10 @@ impl<'p> Evaluator<'p> {
                                 pa.en,
                                 " takes ",
                                 pb.en,
-                                " (",
+                                aside,
+                                ": ",
                                 line.en,
-                                "): net ",
+                                ", net ",
                                 Signed(s.value),
                                 if s.exhausted {
                                     " (search budget ran out)"
@@ -2453,16 +2456,16 @@ impl<'p> Evaluator<'p> {
                     let t = match (check, s.value > 0) {
                         (false, true) => Text::new(
                             cat!(zh, "方最好的吃子", line.zh, "净得", Signed(s.value)),
-                            cat!(en, "'s best capture (", line.en, ") nets ", Signed(s.value)),
+                            cat!(en, "'s best capture nets ", Signed(s.value), ": ", line.en),
                         ),
                         (true, true) => Text::new(
                             cat!(zh, "方可先将军得子", line.zh, "净得", Signed(s.value)),
                             cat!(
                                 en,
-                                " wins material starting with a check (",
-                                line.en,
-                                "), net ",
-                                Signed(s.value)
+                                " wins material starting with a check, net ",
+                                Signed(s.value),
+                                ": ",
+                                line.en
                             ),
                         ),
                         (false, false) => Text::new(
@@ -3235,34 +3238,42 @@ pub fn previous_move<'a>(
 
 /// A line of moves from `start`, in Chinese and in ICCS.
 pub fn line_text(start: Option<&Position>, line: &[Move]) -> Text {
-    // Written into two strings: traces show a line for every exchange.
-    let mut iccs = String::with_capacity(5 * line.len());
+    let iccs = |m: &Move, out: &mut String| {
+        out.extend(m.from.iccs());
+        out.extend(m.to.iccs());
+    };
+    let Some(p) = start else {
+        // No position to name the pieces from: the moves as ICCS alone.
+        let mut out = String::with_capacity(5 * line.len());
+        for (i, m) in line.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            iccs(m, &mut out);
+        }
+        return Text::new(out.clone(), out);
+    };
+    // Chinese notation, and for the English WXF with the ICCS in brackets,
+    // as the judged moves themselves are shown (`R8+1 (b8b9)`).
+    let mut p = p.clone();
+    let mut zh = String::with_capacity(13 * line.len());
+    let mut en = String::with_capacity(12 * line.len());
     for (i, m) in line.iter().enumerate() {
         if i > 0 {
-            iccs.push(' ');
+            zh.push(' ');
+            en.push(' ');
         }
-        iccs.extend(m.from.iccs());
-        iccs.extend(m.to.iccs());
+        zh.push_str(&chinese::format(&p, *m));
+        wxf::push_format(&p, *m, &mut en);
+        en.push_str(" (");
+        iccs(m, &mut en);
+        en.push(')');
+        if !p.is_legal(*m) {
+            break;
+        }
+        p.make(*m);
     }
-    let zh = match start {
-        Some(p) => {
-            let mut p = p.clone();
-            let mut out = String::with_capacity(13 * line.len());
-            for (i, m) in line.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                out.push_str(&chinese::format(&p, *m));
-                if !p.is_legal(*m) {
-                    break;
-                }
-                p.make(*m);
-            }
-            out
-        }
-        None => iccs.clone(),
-    };
-    Text::new(zh, iccs)
+    Text::new(zh, en)
 }
 
 /// A piece on a point as the traces name it, in both languages (`红车d9`,

@@ -17,41 +17,53 @@ use super::Notation;
 
 /// How WXF names the piece on `sq`: `C2`, `C+`, `P-`, `++`, `3+`, `33`.
 pub fn piece_name(pos: &Position, sq: Square, color: Color, kind: Kind) -> String {
+    piece_chars(pos, sq, color, kind).iter().collect()
+}
+
+/// [`piece_name`]'s two characters.
+fn piece_chars(pos: &Position, sq: Square, color: Color, kind: Kind) -> [char; 2] {
     let letter = kind.wxf_char();
     let file = digit(sq.file().number_for(color));
-    let pair = |a: char, b: char| [a, b].iter().collect::<String>();
     match label(pos, sq, color, kind) {
-        Label::File => pair(letter, file),
+        Label::File => [letter, file],
         Label::Tandem { index, count } if count >= 4 => match index {
-            0 => pair('+', '+'),
-            i if i + 1 == count => pair('-', '-'),
-            1 => pair(letter, '+'),
-            i if i + 2 == count => pair(letter, '-'),
-            _ => pair(letter, file),
+            0 => ['+', '+'],
+            i if i + 1 == count => ['-', '-'],
+            1 => [letter, '+'],
+            i if i + 2 == count => [letter, '-'],
+            _ => [letter, file],
         },
         Label::Tandem { index, count } => match index {
-            0 => pair(letter, '+'),
-            i if i + 1 == count => pair(letter, '-'),
-            _ => pair(letter, file),
+            0 => [letter, '+'],
+            i if i + 1 == count => [letter, '-'],
+            _ => [letter, file],
         },
         Label::TandemOnFile { index, count } => match index {
-            0 => pair(file, '+'),
-            i if i + 1 == count => pair(file, '-'),
-            _ => pair(file, file),
+            0 => [file, '+'],
+            i if i + 1 == count => [file, '-'],
+            _ => [file, file],
         },
     }
 }
 
 /// The move in WXF notation, with `=` for sideways moves.
 pub fn format(pos: &Position, m: Move) -> String {
+    let mut out = String::with_capacity(4);
+    push_format(pos, m, &mut out);
+    out
+}
+
+/// [`format`], written onto the end of `out` (the judge's reasons write
+/// whole lines of moves).
+pub fn push_format(pos: &Position, m: Move, out: &mut String) {
     let Some(p) = pos.piece_at(m.from) else {
-        return m.to_string();
+        out.push_str(&m.to_string());
+        return;
     };
     let s = shape(p.color, p.kind, m);
-    let mut out = piece_name(pos, m.from, p.color, p.kind);
+    out.extend(piece_chars(pos, m.from, p.color, p.kind));
     out.push(s.dir.wxf());
     out.push(digit(s.number));
-    out
 }
 
 fn sign(c: char) -> Option<bool> {
