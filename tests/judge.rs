@@ -1014,21 +1014,21 @@ fn a_fact_asked_twice_under_one_step_is_explained_once() {
 /// An English reason writes a line of moves as the judged moves are
 /// written, WXF with the ICCS in brackets, move for move the Chinese line.
 /// Seed 003, 图6, move 3: red's rook takes the horse and black's rook takes
-/// the cannon that leaves unguarded (车六平七 车8平5), and with the cannon
-/// left aside the capture wins the horse. 图2, move 4: black's rook takes
+/// the cannon the capture leaves unguarded (车六平七 车8平5), and with the
+/// cannon left aside the capture wins the horse. 图2, move 4: black's rook takes
 /// the cannon (车8退3). Both are black's files counted from black's right
 /// and red's from red's, as the Chinese numerals count them.
 #[test]
 fn english_lines_are_written_in_wxf_like_the_moves() {
     let book = edition("2011");
     let figure_6 = rule_case(&book, "cases/s3-6.toml", false);
-    let zh = reasons(&book, &figure_6.moves[2]);
+    let said = reasons(&book, &figure_6.moves[2]);
     assert!(
-        zh.iter()
+        said.iter()
             .any(|t| t.zh.contains("的完整交换车六平七 车8平5：净得+0")),
-        "{zh:?}"
+        "{said:?}"
     );
-    let en: Vec<&str> = zh.iter().map(|t| t.en.as_str()).collect();
+    let en: Vec<&str> = said.iter().map(|t| t.en.as_str()).collect();
     assert!(
         en.contains(&"exchange red rook d1 takes black horse c1: R6=7 (d1c1) R8=5 (h3e3), net +0"),
         "{en:?}"

@@ -3236,7 +3236,8 @@ pub fn previous_move<'a>(
     positions.get(k).zip(moves.get(k).copied())
 }
 
-/// A line of moves from `start`, in Chinese and in ICCS.
+/// A line of moves from `start`: in Chinese notation, and in English as
+/// WXF with each move's ICCS in brackets; without a start, ICCS alone in both.
 pub fn line_text(start: Option<&Position>, line: &[Move]) -> Text {
     let iccs = |m: &Move, out: &mut String| {
         out.extend(m.from.iccs());
