@@ -180,6 +180,28 @@ fn proposals_change_the_corpus_without_rust() {
                     .responsible
                     .contains(&item("exchange", "exchange")));
             }
+            // The peer engine's perpetual-check test (Fairy-Stockfish's
+            // test.py, line 1187): black's rooks shuffle on the seventh rank
+            // beside a mate by checks (a rook to the f-file, the cannon's
+            // block taken, the other rook after it) that black already has
+            // before each of its moves. Read as standing, none of them is a
+            // mate threat: 长杀 becomes four idle moves and the cycle a draw.
+            "mate-threat-must-be-new" => {
+                let c = changed("axf-cases-20").expect("axf-cases-20 changes");
+                assert_eq!(c.comparison.outcomes, ["black_must_change", "draw"]);
+                let black: Vec<_> = c
+                    .comparison
+                    .moves
+                    .iter()
+                    .filter(|m| m.side == "black")
+                    .collect();
+                assert_eq!(black.len(), 4);
+                for m in black {
+                    assert_eq!(m.natures, ["杀", "闲"]);
+                    assert!(m.responsible.contains(&item("nature", "杀")));
+                }
+                assert_eq!(d.changed.len(), 1, "only the standing mate changes");
+            }
             other => panic!("a proposal without an assertion: {other}"),
         }
     }
