@@ -25,26 +25,13 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use qili::board::{Move, Position};
 use qili::judge::case::Case;
-use qili::judge::cycle::recurrences;
 use qili::judge::survey::{found_repetitions, survey};
 use qili::judge::{judge_cycle, Cycle, Options, Rulebook};
 use qili::notation::pgn::{read_games, GameFile};
 
-const GAMES: [&str; 2] = [
-    include_str!("../data/games/wukong-xqdb/Hu_Ronghua_1391_UCI_games.pgn"),
-    include_str!("../data/games/wukong-xqdb/Liu_Dahua_1125_UCI_games.pgn"),
-];
-
-/// Every cycle of 4–8 plies in the games: the moves between a position and
-/// its next occurrence.
-fn game_cycles() -> Vec<Cycle> {
-    GAMES
-        .iter()
-        .flat_map(|text| read_games(text))
-        .flat_map(|g| recurrences(&g.start, &g.moves))
-        .filter(|c| (4..=8).contains(&c.moves.len()))
-        .collect()
-}
+#[path = "../examples/shared/game_cycles.rs"]
+mod shared;
+use shared::{game_cycles, GAMES};
 
 /// Cycles no game played, for the judge's tail on busy boards: at plies
 /// 20, 30 and 40 of every game, red shuffles a piece out and black

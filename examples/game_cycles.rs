@@ -25,23 +25,15 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::{Duration, Instant};
 
 use qili::board::Color;
-use qili::judge::cycle::recurrences;
 use qili::judge::{judge_cycle, Cycle, Options, Outcome, Rulebook};
-use qili::notation::pgn::read_games;
 
-const GAMES: [&str; 2] = [
-    include_str!("../data/games/wukong-xqdb/Hu_Ronghua_1391_UCI_games.pgn"),
-    include_str!("../data/games/wukong-xqdb/Liu_Dahua_1125_UCI_games.pgn"),
-];
+#[path = "shared/game_cycles.rs"]
+mod shared;
+use shared::game_cycles;
 
 fn main() -> miette::Result<()> {
     let book = Rulebook::bundled("2011")?;
-    let cycles: Vec<_> = GAMES
-        .iter()
-        .flat_map(|text| read_games(text))
-        .flat_map(|g| recurrences(&g.start, &g.moves))
-        .filter(|c| (4..=8).contains(&c.moves.len()))
-        .collect();
+    let cycles = game_cycles();
     let (outcomes, mut times) = rule_all(&book, &cycles);
     times.sort();
     let median = times.get(times.len() / 2).copied().unwrap_or_default();
